@@ -1,0 +1,31 @@
+# Set-up and the project's jobs. Everything installs into .venv from the package registries.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: setup demo test bench lengths clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+# The main job: simulate a few games between random agents and show the last one.
+demo: setup
+	$(VENV)/bin/monkey-palace simulate --games 5 --players 3 --map 1 --butterfly --frog --seed 7 --out out/demo
+	$(VENV)/bin/monkey-palace show out/demo/game_11.json
+
+test: setup
+	$(PY) -m pytest
+
+bench: setup
+	$(VENV)/bin/monkey-palace bench --games 20
+
+# Game lengths over many random games (docs/DATA.md reports them).
+lengths: setup
+	$(PY) -m experiments.game_lengths --games 1000
+
+clean:
+	rm -rf $(VENV) out build dist *.egg-info

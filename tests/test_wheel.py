@@ -1,0 +1,33 @@
+"""The package works installed from a wheel, with its configs shipped inside it."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_wheel_ships_the_configs_and_plays_a_game(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                    "-w", str(tmp_path / "dist"), str(REPO)], check=True, cwd=tmp_path)
+    wheel = next((tmp_path / "dist").glob("monkey_palace-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    for required in ("monkey_env/configs/cards.yaml", "monkey_env/configs/tray.yaml",
+                     "monkey_env/configs/boards.yaml", "monkey_env/configs/catalogue.yaml",
+                     "monkey_env/configs/maps/map4.yaml", "agents/random_agent.py"):
+        assert required in names, f"{required} missing from the wheel"
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    # Run from an empty folder with only the unpacked wheel first on the path, not the repository.
+    code = ("import monkey_env, sys; from monkey_env.simulate import play_game, make_agent; "
+            "from monkey_env.engine import GameOptions; "
+            "assert monkey_env.__file__.startswith(sys.argv[1]), monkey_env.__file__; "
+            "g, r = play_game(GameOptions(players=2, map='3', seed=5), [make_agent('random', 1), make_agent('random', 2)]); "
+            "print(r['rounds'], r['scores'])")
+    out = subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r}); "
+                          f"sys.path = [p for p in sys.path if p != {str(REPO)!r}]; " + code, str(site)],
+                         cwd=tmp_path, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    rounds, *_ = out.stdout.split()
+    assert int(rounds) >= 2
