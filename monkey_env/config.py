@@ -169,14 +169,14 @@ class MapConfig(_Strict):
             bad = sorted(set(row) - set(MAP_CHARS))
             if bad:
                 raise ValueError(f"row {y} has unknown characters {bad}; allowed: {' '.join(MAP_CHARS)}")
-        return "\n".join(rows)
-
-    @model_validator(mode="after")
-    def _corners_and_start(self) -> "MapConfig":
-        rows = self.rows()
         corners = {(x, y) for y in range(BOARD_SIZE) for x in range(BOARD_SIZE) if rows[y][x] == "C"}
         if corners != set(CORNER_CELLS):
             raise ValueError(f"corner pieces ('C') must be exactly at {sorted(CORNER_CELLS)}, found {sorted(corners)}")
+        return "\n".join(rows)
+
+    @model_validator(mode="after")
+    def _start_on_white(self) -> "MapConfig":
+        rows = self.rows()
         dx, dy = heading_step(HEADING_NAMES.index(self.start.heading))
         x0, y0 = self.start.anchor
         for i in range(START_STAIRCASE_LENGTH):

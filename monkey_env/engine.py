@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
+from pydantic import ValidationError
 
 from monkey_env.actions import N_PILES, N_SLOTS, PHASE_WORDS, ActionLayout, Phase
 from monkey_env.build_legality import legal_build_matrix
@@ -24,8 +25,7 @@ from monkey_env.geometry import (
     BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, NUM_CELLS, OFF_PLATE, Animal, Colour, cell_xy,
 )
 from monkey_env.palace import Palace, StaircasePlan, Supply
-
-SAVE_VERSION = 1
+from monkey_env.save_format import SAVE_VERSION, RecordModel, SaveModel, describe
 ELEMENT_KINDS = ("arches", "bricks", "columns")
 
 
@@ -210,14 +210,14 @@ class Game:
 
     def explain(self, action: int) -> str:
         """Why ``action`` is illegal now, in a player's words; "legal" if it is legal."""
-        try:
-            problem = self._problem(action)
-        except ValueError as e:
-            return str(e)
+        problem = self._problem(action)
         return "legal" if problem is None else problem
 
     def _problem(self, action: int) -> str | None:
-        kind, value = self.layout.decode(action)  # raises for out-of-range indices
+        try:
+            kind, value = self.layout.decode(action)
+        except ValueError as e:  # out of range
+            return str(e)
         p, t = self.phase, self.turn
         expected = {Phase.ANCHOR: {"cell"}, Phase.SHAPE: {"shape"}, Phase.BUY: {"buy", "buy_end"},
                     Phase.INSTANT: {"instant"}, Phase.SLOT: {"slot"}, Phase.MONKEY: {"cell", "monkey_stay"},
@@ -279,11 +279,19 @@ class Game:
     # ================================================================= scores
     def bananas(self, seat: int) -> dict[str, int]:
         """Banana Points by source: cards, bonus cards, trophies, and the total."""
-        p, tray = self.players[seat], self.data.tray
-        cards = sum(self.data.cards[c].bananas for c in p.cards())
-        bonus = p.bonus_cards * tray.bonus.points
+        tray = self.data.tray
+        cards = sum(self.data.cards[c].bananas for c in self.owned_cards(seat))
+        bonus = self.players[seat].bonus_cards * tray.bonus.points
         trophies = sum(getattr(tray.trophies, name) for name, holder in self.holders.items() if holder == seat)
         return {"cards": cards, "bonus": bonus, "trophies": trophies, "total": cards + bonus + trophies}
+
+    def owned_cards(self, seat: int) -> list[int]:
+        """Cards on the seat's board, plus those bought this turn and not yet placed:
+        a card counts from the moment it is bought."""
+        on_board = self.players[seat].cards()
+        if seat != self.current or self.phase == Phase.GAME_OVER:
+            return on_board
+        return on_board + [c for c in self.turn.bought if c not in on_board]
 
     def scores(self) -> list[int]:
         return [self.bananas(s)["total"] for s in range(self.options.players)]
@@ -539,35 +547,33 @@ class Game:
 
     @classmethod
     def from_dict(cls, d: dict, data: GameData | None = None) -> "Game":
+        """Rebuild a saved game; a malformed save raises SaveFileError naming the field."""
         try:
-            if d.get("version") != SAVE_VERSION:
-                raise SaveFileError(f"save version {d.get('version')!r} is not supported (expected {SAVE_VERSION})")
-            options = GameOptions(**d["options"])
-            data = data or load_game_data(options.map)
-            if d["data_fingerprint"] != data.fingerprint:
-                raise SaveFileError("this save was made with other game data (cards, maps, boards or catalogue "
-                                    f"differ: fingerprint {d['data_fingerprint']} vs {data.fingerprint})")
-            g = cls(options, data)
-            g.palace = Palace.from_dict(d["palace"])
-            g.tray = Supply(**d["tray"])
-            g.piles = [[int(c) for c in p] for p in d["piles"]]
-            g.players = [PlayerState(board=int(p["board"]), supply=Supply(**p["supply"]),
-                                     slots=[[int(c) for c in s] for s in p["slots"]], bonus_cards=int(p["bonus_cards"]))
-                         for p in d["players"]]
-            g.holders = {k: int(d["holders"][k]) for k in ("monkey", "butterfly", "frog")}
-            g.bonus_left, g.current, g.round = int(d["bonus_left"]), int(d["current"]), int(d["round"])
-            g.turns_played, g.end_triggered = int(d["turns_played"]), bool(d["end_triggered"])
-            g.end_reason, g.phase = str(d["end_reason"]), Phase[d["phase"]]
-            g.turn = TurnState(**d["turn"])
-            g.history = [int(a) for a in d["history"]]
-        except SaveFileError:
-            raise
-        except ConfigError as e:
-            raise SaveFileError(f"the save's game data cannot be loaded: {e}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise SaveFileError(f"the save is malformed: {type(e).__name__}: {e}") from None
-        if len(g.players) != options.players or len(g.piles) != N_PILES:
-            raise SaveFileError("the save is malformed: player or pile count does not match its options")
+            m = SaveModel.model_validate(d)
+        except ValidationError as e:
+            raise SaveFileError(f"the save is malformed: {describe(e)}") from None
+        options = GameOptions(**m.options.model_dump())
+        data = data or _load_data(options, "save")
+        if m.data_fingerprint != data.fingerprint:
+            raise SaveFileError("this save was made with other game data (cards, maps, boards or catalogue "
+                                f"differ: fingerprint {m.data_fingerprint} vs {data.fingerprint})")
+        if len(m.players) != options.players:
+            raise SaveFileError(f"the save is malformed: players: {len(m.players)} players but options say {options.players}")
+        g = cls(options, data)
+        g.palace = Palace.from_dict(m.palace.model_dump())
+        g.tray = Supply(**m.tray.model_dump())
+        g.piles = [list(p) for p in m.piles]
+        g.players = [PlayerState(board=p.board, supply=Supply(**p.supply.model_dump()),
+                                 slots=[list(s) for s in p.slots], bonus_cards=p.bonus_cards) for p in m.players]
+        g.holders = m.holders.model_dump()
+        g.bonus_left, g.current, g.round, g.turns_played = m.bonus_left, m.current, m.round, m.turns_played
+        g.end_triggered, g.end_reason, g.phase = m.end_triggered, m.end_reason, Phase[m.phase]
+        g.turn = TurnState(**m.turn.model_dump())
+        g.history = list(m.history)
+        deck = sorted(c for pile in g.piles for c in pile) + sorted(
+            c for seat in range(options.players) for c in g.owned_cards(seat))
+        if sorted(deck) != list(range(len(data.cards))):
+            raise SaveFileError("the save is malformed: piles and boards must hold every Monkey Card exactly once")
         return g
 
     def save(self, path: str | Path) -> None:
@@ -585,24 +591,31 @@ class Game:
 
     @classmethod
     def replay(cls, record: dict, data: GameData | None = None) -> "Game":
+        """Replay a game record (options + actions) to the identical game."""
         try:
-            options = GameOptions(**record["options"])
-            actions = [int(a) for a in record["actions"]]
-            fingerprint = record["data_fingerprint"]
-        except (KeyError, TypeError, ValueError) as e:
-            raise SaveFileError(f"the record is malformed: {type(e).__name__}: {e}") from None
-        data = data or load_game_data(options.map)
-        if fingerprint != data.fingerprint:
+            m = RecordModel.model_validate(record)
+        except ValidationError as e:
+            raise SaveFileError(f"the record is malformed: {describe(e)}") from None
+        options = GameOptions(**m.options.model_dump())
+        data = data or _load_data(options, "record")
+        if m.data_fingerprint != data.fingerprint:
             raise SaveFileError("this record was made with other game data "
-                                f"(fingerprint {fingerprint} vs {data.fingerprint})")
+                                f"(fingerprint {m.data_fingerprint} vs {data.fingerprint})")
         game = cls(options, data)
         game._set_up(None)
-        for i, a in enumerate(actions):
+        for i, a in enumerate(m.actions):
             try:
                 game.apply(a)
             except IllegalActionError as e:
                 raise SaveFileError(f"the record's action #{i} does not replay: {e}") from None
         return game
+
+
+def _load_data(options: GameOptions, what: str) -> GameData:
+    try:
+        return load_game_data(options.map)
+    except ConfigError as e:
+        raise SaveFileError(f"the {what}'s game data cannot be loaded: {e}") from None
 
 
 def _read_json(path: str | Path) -> dict:
