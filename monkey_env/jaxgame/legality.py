@@ -1,0 +1,143 @@
+"""Legality of staircases in JAX: the anchor mask of a turn and the shape mask at an anchor.
+
+Both compute exactly what ``Palace.check_staircase`` decides (tests/test_jax_engine.py).
+The anchor mask visits the shape tree once per turn: a ``lax.scan`` over its nodes in
+depth-first order, carrying a stack of per-depth planes over all anchors (alive,
+units, column slots, attached); each node reads the palace through a static-size
+``dynamic_slice`` of padded planes, so one small body serves all 1,392 shapes (fast to
+compile) and no gather is needed. The shape mask at one chosen anchor gathers the few
+cells of every shape at once.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from monkey_env.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, Knob
+from monkey_env.jaxgame.state import State
+from monkey_env.jaxgame.tables import Static, Tables
+
+_BUILDABLE = jnp.asarray([Knob(k) in BUILDABLE for k in range(len(Knob))])
+_GROUND = jnp.asarray([Knob(k) in GROUND_OF_COLOUR for k in range(len(Knob))])
+_FAR = 127  # height of everything off the plate: no arch passes there
+
+
+def animal_plane(state: State) -> jnp.ndarray:
+    """(32, 32) bool: an animal stands on the cell."""
+    flat = jnp.zeros((BOARD_SIZE * BOARD_SIZE + 1,), bool).at[jnp.where(state.animals >= 0, state.animals, -1)].set(True)
+    return flat[:-1].reshape(BOARD_SIZE, BOARD_SIZE)
+
+
+def padded_planes(state: State, static: Static):
+    """Height, clearance (height + a standing animal) and can-rest-on, padded by `static.pad`."""
+    animal = animal_plane(state)
+    height = state.height  # int8: small planes vectorise best
+    pad = static.pad
+    height_p = jnp.pad(height, pad, constant_values=_FAR)
+    clear_p = jnp.pad(height + (animal * static.animal_height).astype(jnp.int8), pad, constant_values=_FAR)
+    rest_p = jnp.pad(_BUILDABLE[state.knob] & ~animal, pad, constant_values=False)
+    return height_p, clear_p, rest_p, _GROUND[state.knob] & ~animal
+
+
+def bricks_needed(units, slots, columns, column_units: int):
+    """Columns first: each column replaces column_units bricks in a stack tall enough."""
+    return units - column_units * jnp.minimum(slots, columns)
+
+
+def anchor_mask(state: State, tables: Tables, static: Static) -> jnp.ndarray:
+    """(1024,) bool: some catalogue shape is legal from this anchor for the current player.
+
+    The catalogue is the same for every heading, turned: so the palace is turned instead
+    (heading h onto east), and one east-facing subtree per base is evaluated for all
+    (heading, base) pairs at once with vmap, then turned back."""
+    height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
+    arches, bricks, columns = state.supply[state.current].astype(jnp.int8)
+    turns = [h - 1 for h in static.headings]  # counter-clockwise quarter turns taking heading h to east
+    lanes = [(k, b) for k in turns for b in static.bases]
+    stack = lambda plane: jnp.stack([jnp.rot90(plane, k) for k, _ in lanes])  # noqa: E731
+    found = jax.vmap(lambda h, c, r, a, base: _east_subtree(h, c, r, a, base, arches, bricks, columns, static))(
+        stack(height_p), stack(clear_p), stack(rest_p), stack(anchor_ok),
+        jnp.asarray([b for _, b in lanes], jnp.int8))
+    out = jnp.zeros((BOARD_SIZE, BOARD_SIZE), bool)
+    for i, (k, _) in enumerate(lanes):
+        out |= jnp.rot90(found[i], -k)
+    return out.reshape(-1)
+
+
+def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, arches, bricks, columns, static: Static):
+    """Anchors from which some east-heading shape with this base is legal (the tree unrolled)."""
+    pad, cu = static.pad, static.column_units
+    size = BOARD_SIZE
+
+    def at(plane, d):
+        return plane[pad + d[1]: pad + d[1] + size, pad + d[0]: pad + d[0] + size]
+
+    found = jnp.zeros((size, size), bool)
+
+    def visit(node, alive, units, slots, attached):
+        nonlocal found
+        depth, m1, m2, far, level_offset, rise, children = node
+        level = (base + level_offset).astype(jnp.int8)
+        below_leg = base if depth == 1 else jnp.int8(rise)
+        under = at(height_p, far)
+        alive = alive & (at(clear_p, m1) <= level) & (at(clear_p, m2) <= level) & (under <= level) & at(rest_p, far)
+        support = level - under
+        units = units + below_leg + support
+        slots = slots + below_leg // cu + support // cu
+        alive = alive & (bricks_needed(units, slots, columns, cu) <= bricks)
+        attached = attached | (under > 0)
+        found = found | (alive & attached & (depth <= arches))
+        for child in children:
+            visit(child, alive, units, slots, attached)
+
+    zero = jnp.zeros((size, size), jnp.int8)
+    for root in static.east_tree:
+        visit(root, anchor_ok, zero, zero, jnp.zeros((size, size), bool))
+    return found
+
+
+def staircase_stacks(units_parts, k, column_units: int, columns):
+    """Columns per stack in building order (as Palace._allocate_columns): base, support 1,
+    rise 1, support 2, ... Returns (columns per stack, total columns, total bricks)."""
+    slots = units_parts // column_units
+    before = jnp.cumsum(slots, axis=-1) - slots
+    cols = jnp.clip(columns - before, 0, slots)
+    used = cols.sum(-1)
+    return cols, used, units_parts.sum(-1) - column_units * used
+
+
+def shape_parts(state: State, tables: Tables, static: Static, anchor):
+    """Per shape at `anchor`: the cells' readings every legality and building step needs."""
+    height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
+    ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
+    pad = static.pad
+
+    def read(plane, offsets):
+        return plane[pad + ay + offsets[..., 1], pad + ax + offsets[..., 0]].astype(jnp.int32)
+
+    under = read(height_p, tables.arch_far)                                   # (S, J)
+    level = tables.arch_level
+    valid = tables.arch_valid
+    ok = ((read(clear_p, tables.arch_m1) <= level) & (read(clear_p, tables.arch_m2) <= level)
+          & (under <= level) & read(rest_p, tables.arch_far).astype(bool))
+    support = jnp.where(valid, level - under, 0)
+    k = tables.shape_k
+    J = static.max_arches
+    rises = jnp.where(jnp.arange(J)[None, :] < (k[:, None] - 1), tables.shape_rise[:, None], 0)
+    # Building order: base, then for each arch its far support and the rise on its end knob.
+    parts = jnp.concatenate([tables.shape_base[:, None], jnp.stack([support, rises], -1).reshape(-1, 2 * J)], -1)
+    return dict(anchor_ok=anchor_ok.reshape(-1)[anchor], ok=jnp.all(ok | ~valid, -1),
+                attached=jnp.any(valid & (under > 0), -1), parts=parts, under=under)
+
+
+def shape_mask(state: State, tables: Tables, static: Static, anchor) -> jnp.ndarray:
+    """(S,) bool: which shapes are legal from `anchor` for the current player."""
+    p = shape_parts(state, tables, static, anchor)
+    arches, bricks, columns = state.supply[state.current]
+    _, _, need = staircase_stacks(p["parts"], tables.shape_k, static.column_units, columns)
+    return p["anchor_ok"] & p["ok"] & p["attached"] & (tables.shape_k <= arches) & (need <= bricks)
+
+
+

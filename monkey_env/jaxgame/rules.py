@@ -1,0 +1,332 @@
+"""The turn of Monkey Palace as pure JAX functions over one game's State.
+
+The same steps as monkey_env.engine, in the same order, and the same decisions: a
+decision with a single legal option is taken here too, so both engines stop at the same
+decisions and the action indices mean the same thing. No Python branching on traced
+values: every branch is a ``lax.cond``/``jnp.where``, so all of it runs under ``vmap``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+from monkey_env.actions import N_PILES, N_SLOTS, ActionLayout, Phase
+from monkey_env.geometry import BOARD_SIZE, NUM_CELLS, Colour, Knob, heading_step
+from monkey_env.jaxgame.legality import anchor_mask, shape_mask, shape_parts, staircase_stacks
+from monkey_env.jaxgame.state import PENDING_NONE, PENDING_SHAPE_MASK, PENDING_TURN_START, State
+from monkey_env.jaxgame.tables import Static, Tables
+
+ARCH, BRICK, COLUMN, ARCH_OR_BRICK = 0, 1, 2, 3
+MONKEY, BUTTERFLY, FROG = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Static options (fixed at trace time) plus the tables: the rules of one kind of game."""
+
+    tables: Tables
+    static: Static
+    players: int
+    butterfly: bool
+    frog: bool
+    monkey_mandatory: bool
+    butterfly_overall: bool
+    last_taken: bool
+    layout: ActionLayout
+
+    def __hash__(self):
+        return id(self)
+
+    # ------------------------------------------------------------ scores
+    def bananas(self, s: State) -> jnp.ndarray:
+        """(4,) int32 Banana Points of every seat: cards + bonus cards + trophies."""
+        owner = s.card_owner.astype(jnp.int32)
+        seats = jnp.arange(4)
+        cards = jnp.sum(jnp.where(owner[None, :] == seats[:, None], self.tables.card_bananas[None, :], 0), -1)
+        trophies = jnp.sum(jnp.where(s.holders[None, :] == seats[:, None], self.tables.trophy_points[None, :], 0), -1)
+        return cards + s.bonus_cards * self.static.bonus_points + trophies
+
+    # ------------------------------------------------------------ the tray
+    def take(self, s: State, kind, n) -> State:
+        """Move n elements of a kind from the tray to the current seat; a short tray ends the game."""
+        have = s.tray[kind]
+        got = jnp.minimum(n, have)
+        trigger = (n > 0) & ((got < n) | (self.last_taken & (have - got == 0)))
+        return self._trigger(s._replace(tray=s.tray.at[kind].add(-got),
+                                        supply=s.supply.at[s.current, kind].add(got)), trigger, kind)
+
+    @staticmethod
+    def _trigger(s: State, trigger, kind) -> State:
+        first = trigger & ~s.end_triggered
+        return s._replace(end_triggered=s.end_triggered | trigger, end_kind=jnp.where(first, kind, s.end_kind))
+
+    # ------------------------------------------------------------ legal actions
+    def buyable(self, s: State) -> jnp.ndarray:
+        """(12,) bool: piles whose top card may be bought now."""
+        t = self.tables
+        top = s.pile_cards[jnp.arange(N_PILES), jnp.maximum(s.pile_len - 1, 0)]
+        bought_pile = jnp.zeros((N_PILES + 1,), bool).at[jnp.where(s.bought >= 0, t.card_pile[s.bought], N_PILES)].set(True)[:N_PILES]
+        colour_ok = (t.card_colour[top] == 3) | (t.card_colour[top] == s.colour)
+        return (s.pile_len > 0) & ~bought_pile & colour_ok & (t.card_cost[top] <= s.credits)
+
+    def open_arch_ends(self, s: State) -> jnp.ndarray:
+        """(1024,) bool: arch end knobs with no animal on them."""
+        animal = jnp.zeros((NUM_CELLS + 1,), bool).at[jnp.where(s.animals >= 0, s.animals, -1)].set(True)[:-1]
+        return (s.knob.reshape(-1) == Knob.ARCH_END) & ~animal
+
+    def legal_action_mask(self, s: State) -> jnp.ndarray:
+        L = self.layout
+        p = s.phase
+        mask = jnp.zeros((L.size,), bool)
+        monkey_cells = self.open_arch_ends(s)
+        cells = jnp.where(p == Phase.ANCHOR, s.anchor_mask, (p == Phase.MONKEY) & monkey_cells)
+        mask = mask.at[L.cell:L.cell + NUM_CELLS].set(cells)
+        mask = mask.at[L.shape:L.shape + self.static.n_shapes].set((p == Phase.SHAPE) & s.shape_mask)
+        mask = mask.at[L.buy_pile:L.buy_pile + N_PILES].set((p == Phase.BUY) & self.buyable(s))
+        mask = mask.at[L.buy_end].set(p == Phase.BUY)
+        mask = mask.at[L.instant_arch].set(p == Phase.INSTANT).at[L.instant_brick].set(p == Phase.INSTANT)
+        mask = mask.at[L.slot:L.slot + N_SLOTS].set(p == Phase.SLOT)
+        stay = (p == Phase.MONKEY) & (~self.monkey_mandatory | ~monkey_cells.any())
+        mask = mask.at[L.monkey_stay].set(stay)
+        mask = mask.at[L.frog_take].set(p == Phase.FROG).at[L.frog_decline].set(p == Phase.FROG)
+        return mask
+
+    # ------------------------------------------------------------ turn start (expensive: anchor mask)
+    def start_turn(self, s: State) -> State:
+        J = self.static.max_arches
+        s = s._replace(pending=jnp.int32(PENDING_NONE), phase=jnp.int32(Phase.ANCHOR), anchor=jnp.int32(-1),
+                       colour=jnp.int32(-1), deco_cell=jnp.int32(-1), deco_top=jnp.int32(0),
+                       arch_ends=jnp.full((J,), -1, jnp.int32), max_stack=jnp.int32(0), credits=jnp.int32(0),
+                       highest_of_colour=jnp.asarray(False), highest_overall=jnp.asarray(False),
+                       bought=jnp.full_like(s.bought, -1), n_bought=jnp.int32(0), queue=jnp.full_like(s.queue, -1),
+                       q_head=jnp.int32(0), q_len=jnp.int32(0), placed=jnp.int32(0))
+        mask = anchor_mask(s, self.tables, self.static)
+        s = s._replace(anchor_mask=mask)
+        # Rule E's rare case: no staircase can attach; take only the recurring supply.
+        return lax.cond(mask.any(), lambda s: s, lambda s: self.end_turn(self.take_recurring_supply(s)), s)
+
+    def end_turn(self, s: State) -> State:
+        nxt = s.current + 1
+        wrap = nxt == self.players
+        over = wrap & s.end_triggered
+        return s._replace(
+            turns_played=s.turns_played + 1, current=jnp.where(wrap, 0, nxt),
+            round=jnp.where(wrap & ~over, s.round + 1, s.round),
+            phase=jnp.where(over, jnp.int32(Phase.GAME_OVER), s.phase),
+            pending=jnp.where(over, PENDING_NONE, PENDING_TURN_START).astype(jnp.int32),
+            terminated=over,
+        )
+
+    # ------------------------------------------------------------ the decisions
+    def apply(self, s: State, action) -> State:
+        """Apply one decision (assumed legal) of the current phase."""
+        L = self.layout
+        branches = [
+            lambda s: s._replace(anchor=action - L.cell, phase=jnp.int32(Phase.SHAPE),
+                                 pending=jnp.int32(PENDING_SHAPE_MASK)),
+            lambda s: self.build(s, action - L.shape),
+            lambda s: lax.cond(action == L.buy_end, self.instant_supply, lambda s: self.buy(s, action - L.buy_pile), s),
+            lambda s: self.instant_supply(self.take(s, jnp.where(action == L.instant_arch, ARCH, BRICK), 1)),
+            lambda s: self.place_cards(self.put_on_slot(s, action - L.slot)),
+            lambda s: self.butterfly_step(self.move_monkey(s, action)),
+            lambda s: self.end_turn(lax.cond(action == L.frog_take, self.take_frog, lambda s: s, s)),
+            lambda s: s,
+        ]
+        return lax.switch(jnp.clip(s.phase, 0, len(branches) - 1), branches, s)
+
+    def compute_shape_mask(self, s: State) -> State:
+        return s._replace(shape_mask=shape_mask(s, self.tables, self.static, s.anchor), pending=jnp.int32(PENDING_NONE))
+
+    # step 1-3: build, decorate, credits
+    def build(self, s: State, shape) -> State:
+        t, st = self.tables, self.static
+        J = st.max_arches
+        anchor = s.anchor
+        ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
+        p = shape_parts(s, t, st, anchor)
+        arches, bricks, columns = s.supply[s.current]
+        parts = p["parts"][shape]
+        k = t.shape_k[shape]
+        _, used, need = staircase_stacks(parts, k, st.column_units, columns)
+        colour = s.knob[ay, ax].astype(jnp.int32)  # the anchor's ground colour (0..2)
+        valid = t.arch_valid[shape]
+        level = t.arch_level[shape]
+        height, knob = s.height, s.knob
+        for j in range(J):  # arches in building order: a later arch's near end covers the junction
+            for i, (cells, kind) in enumerate(((t.arch_near, Knob.ARCH_END), (t.arch_m1, Knob.ARCH_MIDDLE),
+                                               (t.arch_m2, Knob.ARCH_MIDDLE), (t.arch_far, Knob.ARCH_END))):
+                x, y = ax + cells[shape, j, 0], ay + cells[shape, j, 1]
+                x, y = jnp.where(valid[j], x, 0), jnp.where(valid[j], y, 0)
+                height = height.at[y, x].set(jnp.where(valid[j], level[j] + 1, height[y, x]).astype(jnp.int8))
+                knob = knob.at[y, x].set(jnp.where(valid[j], jnp.int8(kind), knob[y, x]).astype(jnp.int8))
+        last = k - 1
+        dx, dy = ax + t.arch_far[shape, last, 0], ay + t.arch_far[shape, last, 1]
+        deco_top = level[last] + 2
+        height = height.at[dy, dx].set(deco_top.astype(jnp.int8))
+        knob = knob.at[dy, dx].set((Knob.DECO_LIGHT + colour).astype(jnp.int8))
+        highest_of_colour = deco_top > s.deco_max[colour]
+        highest_overall = deco_top > s.deco_max.max()
+        ends = jnp.where(valid, (ay + t.arch_near[shape, :, 1]) * BOARD_SIZE + ax + t.arch_near[shape, :, 0], -1)
+        return s._replace(
+            height=height, knob=knob,
+            supply=s.supply.at[s.current].add(-jnp.stack([k, need, used])),
+            deco_max=s.deco_max.at[colour].max(deco_top),
+            colour=colour, deco_cell=dy * BOARD_SIZE + dx, deco_top=deco_top, arch_ends=ends,
+            max_stack=parts.max(), highest_of_colour=highest_of_colour, highest_overall=highest_overall,
+            credits=k + highest_of_colour.astype(jnp.int32), phase=jnp.int32(Phase.BUY),
+        )
+
+    # step 4
+    def buy(self, s: State, pile) -> State:
+        t = self.tables
+        card = s.pile_cards[pile, s.pile_len[pile] - 1]
+        icons = t.card_instant[card]
+        n_icons = jnp.sum(icons >= 0)
+        queue = lax.dynamic_update_slice(s.queue, icons, (s.q_len,))
+        return s._replace(pile_len=s.pile_len.at[pile].add(-1), credits=s.credits - t.card_cost[card],
+                          bought=s.bought.at[s.n_bought].set(card), n_bought=s.n_bought + 1,
+                          card_owner=s.card_owner.at[card].set(s.current.astype(jnp.int8)),
+                          queue=queue, q_len=s.q_len + n_icons)
+
+    # step 5
+    def instant_supply(self, s: State) -> State:
+        """Take the queued instant icons; stop at an arch-or-brick choice when both are in the tray."""
+        s = s._replace(credits=jnp.int32(0))  # unused credits are lost
+
+        def cond(c):
+            s, stop = c
+            return (s.q_head < s.q_len) & ~stop
+
+        def body(c):
+            s, _ = c
+            icon = s.queue[s.q_head]
+            s = s._replace(q_head=s.q_head + 1)
+            choice = icon == ARCH_OR_BRICK
+            both = (s.tray[ARCH] > 0) & (s.tray[BRICK] > 0)
+            ask = choice & both
+
+            def fixed(s):
+                return self.take(s, icon, 1)
+
+            def forced(s):
+                some = (s.tray[ARCH] > 0) | (s.tray[BRICK] > 0)
+                kind = jnp.where(s.tray[ARCH] > 0, ARCH, BRICK)
+                return lax.cond(some, lambda s: self.take(s, kind, 1), lambda s: self._trigger(s, True, 3), s)
+
+            s = lax.cond(ask, lambda s: s._replace(phase=jnp.int32(Phase.INSTANT)),
+                         lambda s: lax.cond(choice, forced, fixed, s), s)
+            return s, ask
+
+        s, stopped = lax.while_loop(cond, body, (s, jnp.asarray(False)))
+        return lax.cond(stopped, lambda s: s, lambda s: self.place_cards(s._replace(placed=jnp.int32(0))), s)
+
+    # step 6
+    def put_on_slot(self, s: State, slot) -> State:
+        card = s.bought[s.placed]
+        return s._replace(slot_top=s.slot_top.at[s.current, slot].set(card),
+                          slot_depth=s.slot_depth.at[s.current, slot].add(1), placed=s.placed + 1)
+
+    def place_cards(self, s: State) -> State:
+        """New cards go on the lowest empty slot; a full board asks for a slot."""
+        def cond(c):
+            s, stop = c
+            return (s.placed < s.n_bought) & ~stop
+
+        def body(c):
+            s, _ = c
+            empty = s.slot_top[s.current] < 0
+            full = ~empty.any()
+            s = lax.cond(full, lambda s: s._replace(phase=jnp.int32(Phase.SLOT)),
+                         lambda s: self.put_on_slot(s, jnp.argmax(empty)), s)
+            return s, full
+
+        s, stopped = lax.while_loop(cond, body, (s, jnp.asarray(False)))
+        return lax.cond(stopped, lambda s: s, lambda s: self.monkey_step(self.bonus_step(self.take_recurring_supply(s))), s)
+
+    def take_recurring_supply(self, s: State) -> State:
+        t = self.tables
+        tops = s.slot_top[s.current]
+        need = t.board_recurring[s.current] + jnp.sum(jnp.where(tops[:, None] >= 0, t.card_recurring[tops], 0), 0)
+        for kind in range(3):
+            s = self.take(s, kind, need[kind])
+        return s
+
+    # step 7
+    def bonus_step(self, s: State) -> State:
+        earn = (s.max_stack >= self.static.bonus_min_stack) & (s.bonus_left > 0)
+        return s._replace(bonus_left=s.bonus_left - earn, bonus_cards=s.bonus_cards.at[s.current].add(earn.astype(jnp.int32)))
+
+    # step 8
+    def monkey_step(self, s: State) -> State:
+        gold = s.colour == Colour.GOLD
+        s = s._replace(holders=jnp.where(gold, s.holders.at[MONKEY].set(s.current), s.holders),
+                       phase=jnp.where(gold, jnp.int32(Phase.MONKEY), s.phase))
+        return lax.cond(gold, lambda s: s, self.butterfly_step, s)
+
+    def move_monkey(self, s: State, action) -> State:
+        moves = action < NUM_CELLS
+        return s._replace(animals=jnp.where(moves, s.animals.at[MONKEY].set(action), s.animals))
+
+    def butterfly_step(self, s: State) -> State:
+        if self.butterfly:
+            wins = s.highest_overall if self.butterfly_overall else s.highest_of_colour
+            s = s._replace(animals=jnp.where(wins, s.animals.at[BUTTERFLY].set(s.deco_cell), s.animals),
+                           holders=jnp.where(wins, s.holders.at[BUTTERFLY].set(s.current), s.holders))
+        return self.frog_step(s)
+
+    def frog_target(self, s: State):
+        """The lowest open end knob of the staircase just built, or -1."""
+        open_ends = self.open_arch_ends(s)
+        ends = s.arch_ends
+        ok = (ends >= 0) & open_ends[jnp.maximum(ends, 0)]
+        h = jnp.where(ok, s.height.reshape(-1)[jnp.maximum(ends, 0)].astype(jnp.int32), 10_000)
+        return jnp.where(ok.any(), ends[jnp.argmin(h)], -1)
+
+    def frog_step(self, s: State) -> State:
+        if not self.frog:
+            return self.end_turn(s)
+        offer = (s.holders[FROG] != s.current) & (self.frog_target(s) >= 0)
+        return lax.cond(offer, lambda s: s._replace(phase=jnp.int32(Phase.FROG)), self.end_turn, s)
+
+    def take_frog(self, s: State) -> State:
+        # The frog's column comes only if one is left and never triggers the end (French FAQ).
+        col = s.tray[COLUMN] > 0
+        return s._replace(holders=s.holders.at[FROG].set(s.current), animals=s.animals.at[FROG].set(self.frog_target(s)),
+                          tray=s.tray.at[COLUMN].add(-col.astype(jnp.int32)),
+                          supply=s.supply.at[s.current, COLUMN].add(col.astype(jnp.int32)))
+
+    # ------------------------------------------------------------ running to the next decision
+    def n_legal(self, s: State) -> jnp.ndarray:
+        return jnp.sum(self.legal_action_mask(s))
+
+    def settle(self, s: State, with_pending: bool = True) -> State:
+        """Run to the next real decision: do pending work, take every single-option decision.
+
+        With ``with_pending=False`` it stops at pending work instead (the batched driver
+        does that work only for the games that need it)."""
+        def cond(s):
+            go = ~s.terminated & ((s.pending == PENDING_NONE) & (self.n_legal(s) == 1))
+            return go | (with_pending & ~s.terminated & (s.pending != PENDING_NONE))
+
+        def body(s):
+            def single(s):
+                return self.apply(s, jnp.argmax(self.legal_action_mask(s)).astype(jnp.int32))
+            if not with_pending:
+                return single(s)
+            return lax.switch(s.pending, [single, self.start_turn, self.compute_shape_mask], s)
+
+        return lax.while_loop(cond, body, s)
+
+    def do_pending(self, s: State) -> State:
+        return lax.switch(s.pending, [lambda s: s, self.start_turn, self.compute_shape_mask], s)
+
+
+def heading_of(dx: int, dy: int) -> int:
+    return [heading_step(h) for h in range(4)].index((dx, dy))
+
+
+
