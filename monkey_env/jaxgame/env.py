@@ -19,53 +19,101 @@ bought), so a seat's rewards over a game sum to its final score.
 from __future__ import annotations
 
 from functools import partial
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from monkey_env.actions import N_PILES, ActionLayout, Phase
+from monkey_env.config import load_map
+from monkey_env.engine import GameOptions
 from monkey_env.game_data import GameData, load_game_data
-from monkey_env.geometry import BOARD_SIZE, NUM_CELLS
+from monkey_env.geometry import BOARD_SIZE, HEADING_NAMES, NUM_CELLS
 from monkey_env.jaxgame.rules import Rules
-from monkey_env.jaxgame.state import MAX_PLAYERS, PENDING_NONE, PENDING_TURN_START, State, empty_state
+from monkey_env.jaxgame.state import (
+    MAX_PLAYERS, PENDING_NONE, PENDING_SHAPE_MASK, PENDING_TURN_START, State, empty_state,
+)
 from monkey_env.jaxgame.tables import build_tables
 from monkey_env.palace import Palace
 
 
+class Params(NamedTuple):
+    """The per-game settings, traced: a batch may mix maps, player counts and options."""
+
+    players: jnp.ndarray        # () int32
+    options: jnp.ndarray        # (5,) bool, see rules.OPT_*
+    start_height: jnp.ndarray   # (32, 32) int8 the map with its starting staircase
+    start_knob: jnp.ndarray     # (32, 32) int8
+    start_deco_max: jnp.ndarray  # (3,) int32
+
+
 class JaxGame:
+    """The JAX engine over one set of game data (cards, boards, tray, catalogue from configs/).
+
+    The constructor's players, map and options are the defaults of :meth:`params`; pass
+    other params to :meth:`init` to mix games in one batch."""
+
     def __init__(self, players: int = 2, map: int | str = 1, *, butterfly: bool = False, frog: bool = False,
                  monkey_move: str = "optional", butterfly_rule: str = "highest_overall",
                  end_trigger: str = "shortfall", data: GameData | None = None, illegal_penalty: float = -10.0):
-        if not 2 <= players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4, not {players}")
         self.data = data or load_game_data(map)
         self.tables, self.static = build_tables(self.data)
         self.layout = ActionLayout(self.static.n_shapes)
-        self.players = players
         self.illegal_penalty = illegal_penalty
-        self.rules = Rules(self.tables, self.static, players, butterfly, frog, monkey_move == "mandatory",
-                           butterfly_rule == "highest_overall", end_trigger == "last_taken", self.layout)
-        # The starting palace, built once by the reference engine's own code.
-        palace = Palace.from_map(self.data.map, self.data.tray.animal_height)
-        s = self.data.map.start
-        from monkey_env.geometry import HEADING_NAMES
-        palace.place_start_staircase(tuple(s.anchor), HEADING_NAMES.index(s.heading))
-        self._start_height = jnp.asarray(palace.height, jnp.int8)
-        self._start_knob = jnp.asarray(palace.knob, jnp.int8)
-        self._start_deco_max = jnp.asarray(palace.deco_max, jnp.int32)
+        self.rules = Rules(self.tables, self.static, self.layout)
+        self._maps: dict[str, tuple] = {}
+        self.default_params = self.params(players, map, butterfly=butterfly, frog=frog, monkey_move=monkey_move,
+                                          butterfly_rule=butterfly_rule, end_trigger=end_trigger)
+        self.players = players
         self._queue_size = N_PILES * self.static.max_icons
-        self.init = jax.jit(self._init)
+        self._init_jit = jax.jit(lambda key, params: self.rules.settle(self._deal(key, params)))
         self.step = jax.jit(self._step)
-        self.batch_step = jax.jit(self._batch_step)
-        self.batch_init = jax.jit(jax.vmap(self._init))
+        # The batched path in three compiled pieces; the expensive one (resolving pending work
+        # with compaction) is shared by batch_init and batch_step, so it compiles once.
+        self._batch_deal = jax.jit(jax.vmap(self._deal))
+        self._batch_act = jax.jit(self._act)
+        self._batch_resolve = jax.jit(self._resolve_and_finish)
+        self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
+        self.batch_bananas = jax.jit(jax.vmap(self.rules.bananas))
+
+    def params(self, players: int = 2, map: int | str = 1, *, butterfly: bool = False, frog: bool = False,
+               monkey_move: str = "optional", butterfly_rule: str = "highest_overall",
+               end_trigger: str = "shortfall") -> Params:
+        """The settings of one game, validated as the reference engine's GameOptions."""
+        GameOptions(players=players, map=str(map), butterfly=butterfly, frog=frog, monkey_move=monkey_move,
+                    butterfly_rule=butterfly_rule, end_trigger=end_trigger)
+        key = str(map)
+        if key not in self._maps:
+            # The starting palace of the map, built by the reference engine's own code.
+            map_config = load_map(map)
+            palace = Palace.from_map(map_config, self.data.tray.animal_height)
+            palace.place_start_staircase(tuple(map_config.start.anchor), HEADING_NAMES.index(map_config.start.heading))
+            self._maps[key] = (jnp.asarray(palace.height, jnp.int8), jnp.asarray(palace.knob, jnp.int8),
+                               jnp.asarray(palace.deco_max, jnp.int32))
+        height, knob, deco_max = self._maps[key]
+        options = jnp.asarray([butterfly, frog, monkey_move == "mandatory", butterfly_rule == "highest_overall",
+                               end_trigger == "last_taken"])
+        return Params(jnp.int32(players), options, height, knob, deco_max)
+
+    def init(self, key: jax.Array, params: Params | None = None) -> State:
+        return self._init_jit(key, self.default_params if params is None else params)
+
+    def batch_init(self, keys: jax.Array, params: Params | None = None) -> State:
+        """A batch of games; params is one Params (shared) or a Params with a batch axis."""
+        params = self.default_params if params is None else params
+        if params.players.ndim == 0:
+            params = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (keys.shape[0],) + x.shape), params)
+        dealt = self._batch_deal(keys, params)
+        return self._batch_resolve(dealt, dealt, jnp.ones(keys.shape[0], bool))
 
     @property
     def num_actions(self) -> int:
         return self.layout.size
 
     # ------------------------------------------------------------------ init
-    def _init(self, key: jax.Array) -> State:
+    def _deal(self, key: jax.Array, params: Params) -> State:
+        """Set-up up to the first turn's start (left pending)."""
         st, t = self.static, self.tables
         s = empty_state(st.n_cards, st.n_shapes, st.max_arches, st.max_pile, self._queue_size)
         # Shuffle each pile: sort random keys, padding last.
@@ -75,14 +123,15 @@ class JaxGame:
         pile_cards = jnp.take_along_axis(t.pile_cards, order, axis=1)
         tray = t.tray_total - jnp.asarray([2, 1, 0], jnp.int32)  # the starting staircase
         supply = jnp.zeros((MAX_PLAYERS, 3), jnp.int32)
-        for seat in range(self.players):
-            got = jnp.minimum(t.board_start[seat], tray)
+        for seat in range(MAX_PLAYERS):
+            got = jnp.where(seat < params.players, jnp.minimum(t.board_start[seat], tray), 0)
             tray = tray - got
             supply = supply.at[seat].set(got)
-        s = s._replace(height=self._start_height, knob=self._start_knob, deco_max=self._start_deco_max,
+        s = s._replace(height=params.start_height, knob=params.start_knob, deco_max=params.start_deco_max,
+                       players=params.players, options=params.options,
                        pile_cards=pile_cards, pile_len=t.pile_size, tray=tray, supply=supply,
                        bonus_left=jnp.int32(st.bonus_cards), pending=jnp.int32(PENDING_TURN_START))
-        return self.rules.settle(s)
+        return s
 
     # ------------------------------------------------------------------ step
     def legal_action_mask(self, state: State) -> jnp.ndarray:
@@ -111,27 +160,42 @@ class JaxGame:
         after = self.rules.settle(self.rules.apply(state, jnp.where(legal, action, 0)))
         return self._finish(state, after, legal)
 
-    def _batch_step(self, states: State, actions) -> State:
+    def batch_step(self, states: State, actions) -> State:
         """vmap(step), with the expensive work (the anchor mask at a turn's start, the shape
         mask at a chosen anchor) done only for the games that need it, in compact groups."""
+        after, legal = self._batch_act(states, jnp.asarray(actions, jnp.int32))
+        return self._batch_resolve(states, after, legal)
+
+    def _act(self, states: State, actions):
         rules = self.rules
         actions, legal = jax.vmap(self._check)(states, actions)
         after = jax.vmap(lambda s, a: rules.settle(rules.apply(s, a), with_pending=False))(
             states, jnp.where(legal, actions, 0))
-        batch = actions.shape[0]
+        return after, legal
+
+    def _resolve_and_finish(self, states: State, after: State, legal) -> State:
+        rules = self.rules
+        batch = legal.shape[0]
         group = max(1, batch // 4)
 
-        def needs(s):
-            return (s.pending != PENDING_NONE) & ~s.terminated
-
-        def body(s):
-            need = needs(s)
+        def run(s, kind, work):
+            """Do `work` for up to `group` games pending `kind`, gathered together."""
+            need = (s.pending == kind) & ~s.terminated
             idx = jnp.nonzero(need, size=group, fill_value=batch)[0]
             sub = jax.tree_util.tree_map(lambda x: x[jnp.minimum(idx, batch - 1)], s)
-            sub = jax.vmap(lambda x: rules.settle(rules.do_pending(x), with_pending=False))(sub)
+            sub = jax.vmap(lambda x: rules.settle(work(x), with_pending=False))(sub)
             return jax.tree_util.tree_map(lambda x, y: x.at[idx].set(y, mode="drop"), s, sub)
 
-        after = jax.lax.while_loop(lambda s: needs(s).any(), body, after)
+        def body(s):
+            for kind, work in ((PENDING_TURN_START, rules.start_turn), (PENDING_SHAPE_MASK, rules.compute_shape_mask)):
+                s = jax.lax.cond(((s.pending == kind) & ~s.terminated).any(), lambda s: run(s, kind, work),
+                                 lambda s: s, s)
+            return s
+
+        def needs(s):
+            return ((s.pending != PENDING_NONE) & ~s.terminated).any()
+
+        after = jax.lax.while_loop(needs, body, after)
         return jax.vmap(self._finish)(states, after, legal)
 
     # ------------------------------------------------------------------ observation
@@ -184,4 +248,4 @@ class JaxGame:
         return [[int(c) for c in cards[p, :sizes[p]]] for p in range(N_PILES)]
 
     def scores(self, state: State) -> np.ndarray:
-        return np.asarray(self.rules.bananas(state))[:self.players]
+        return np.asarray(self.rules.bananas(state))[:int(state.players)]

@@ -41,6 +41,16 @@ def padded_planes(state: State, static: Static):
     return height_p, clear_p, rest_p, _GROUND[state.knob] & ~animal
 
 
+def div_small(x, divisor: int):
+    """x // divisor for int8 planes with 0 <= x <= 127, by a multiply and a shift (integer
+    division does not vectorise); negative x (only on cells already ruled out) may be off."""
+    for shift in range(8, 16):
+        m = -(-(1 << shift) // divisor)
+        if 127 * m < (1 << 15) and all((v * m) >> shift == v // divisor for v in range(128)):
+            return ((x.astype(jnp.int16) * m) >> shift).astype(x.dtype)
+    return x // divisor
+
+
 def bricks_needed(units, slots, columns, column_units: int):
     """Columns first: each column replaces column_units bricks in a stack tall enough."""
     return units - column_units * jnp.minimum(slots, columns)
@@ -85,7 +95,7 @@ def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, arches, bricks, co
         alive = alive & (at(clear_p, m1) <= level) & (at(clear_p, m2) <= level) & (under <= level) & at(rest_p, far)
         support = level - under
         units = units + below_leg + support
-        slots = slots + below_leg // cu + support // cu
+        slots = slots + below_leg // cu + div_small(support, cu)
         alive = alive & (bricks_needed(units, slots, columns, cu) <= bricks)
         attached = attached | (under > 0)
         found = found | (alive & attached & (depth <= arches))
@@ -108,26 +118,28 @@ def staircase_stacks(units_parts, k, column_units: int, columns):
     return cols, used, units_parts.sum(-1) - column_units * used
 
 
-def shape_parts(state: State, tables: Tables, static: Static, anchor):
-    """Per shape at `anchor`: the cells' readings every legality and building step needs."""
+def shape_parts(state: State, tables: Tables, static: Static, anchor, shape=None):
+    """For every shape (or one `shape`) at `anchor`: what legality and building read off
+    the palace: arches fit, attached, and the units of each stack in building order."""
     height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
     ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
     pad = static.pad
+    pick = (lambda a: a) if shape is None else (lambda a: a[shape])  # noqa: E731
 
     def read(plane, offsets):
+        offsets = pick(offsets)
         return plane[pad + ay + offsets[..., 1], pad + ax + offsets[..., 0]].astype(jnp.int32)
 
-    under = read(height_p, tables.arch_far)                                   # (S, J)
-    level = tables.arch_level
-    valid = tables.arch_valid
+    under = read(height_p, tables.arch_far)                                   # (S, J) or (J,)
+    level, valid, k = pick(tables.arch_level), pick(tables.arch_valid), pick(tables.shape_k)
     ok = ((read(clear_p, tables.arch_m1) <= level) & (read(clear_p, tables.arch_m2) <= level)
           & (under <= level) & read(rest_p, tables.arch_far).astype(bool))
     support = jnp.where(valid, level - under, 0)
-    k = tables.shape_k
     J = static.max_arches
-    rises = jnp.where(jnp.arange(J)[None, :] < (k[:, None] - 1), tables.shape_rise[:, None], 0)
+    rises = jnp.where(jnp.arange(J) < (k[..., None] - 1), pick(tables.shape_rise)[..., None], 0)
     # Building order: base, then for each arch its far support and the rise on its end knob.
-    parts = jnp.concatenate([tables.shape_base[:, None], jnp.stack([support, rises], -1).reshape(-1, 2 * J)], -1)
+    pairs = jnp.stack([support, rises], -1).reshape(support.shape[:-1] + (2 * J,))
+    parts = jnp.concatenate([pick(tables.shape_base)[..., None], pairs], -1)
     return dict(anchor_ok=anchor_ok.reshape(-1)[anchor], ok=jnp.all(ok | ~valid, -1),
                 attached=jnp.any(valid & (under > 0), -1), parts=parts, under=under)
 

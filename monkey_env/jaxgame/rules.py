@@ -22,20 +22,19 @@ from monkey_env.jaxgame.tables import Static, Tables
 
 ARCH, BRICK, COLUMN, ARCH_OR_BRICK = 0, 1, 2, 3
 MONKEY, BUTTERFLY, FROG = 0, 1, 2
+# The game options, traced per game (State.options), so one compiled step serves them all.
+OPT_BUTTERFLY, OPT_FROG, OPT_MONKEY_MANDATORY, OPT_BUTTERFLY_OVERALL, OPT_LAST_TAKEN = range(5)
+# What runs next within a turn when no decision is asked (State.stage).
+STAGE_NONE, STAGE_INSTANT, STAGE_PLACE, STAGE_SUPPLY_BONUS_MONKEY, STAGE_BUTTERFLY = range(5)
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Static options (fixed at trace time) plus the tables: the rules of one kind of game."""
+    """The rules over the tables of one set of game data (cards, boards, tray, catalogue).
+    Map, player count and options are per game, in the State."""
 
     tables: Tables
     static: Static
-    players: int
-    butterfly: bool
-    frog: bool
-    monkey_mandatory: bool
-    butterfly_overall: bool
-    last_taken: bool
     layout: ActionLayout
 
     def __hash__(self):
@@ -55,7 +54,7 @@ class Rules:
         """Move n elements of a kind from the tray to the current seat; a short tray ends the game."""
         have = s.tray[kind]
         got = jnp.minimum(n, have)
-        trigger = (n > 0) & ((got < n) | (self.last_taken & (have - got == 0)))
+        trigger = (n > 0) & ((got < n) | (s.options[OPT_LAST_TAKEN] & (have - got == 0)))
         return self._trigger(s._replace(tray=s.tray.at[kind].add(-got),
                                         supply=s.supply.at[s.current, kind].add(got)), trigger, kind)
 
@@ -90,7 +89,7 @@ class Rules:
         mask = mask.at[L.buy_end].set(p == Phase.BUY)
         mask = mask.at[L.instant_arch].set(p == Phase.INSTANT).at[L.instant_brick].set(p == Phase.INSTANT)
         mask = mask.at[L.slot:L.slot + N_SLOTS].set(p == Phase.SLOT)
-        stay = (p == Phase.MONKEY) & (~self.monkey_mandatory | ~monkey_cells.any())
+        stay = (p == Phase.MONKEY) & (~s.options[OPT_MONKEY_MANDATORY] | ~monkey_cells.any())
         mask = mask.at[L.monkey_stay].set(stay)
         mask = mask.at[L.frog_take].set(p == Phase.FROG).at[L.frog_decline].set(p == Phase.FROG)
         return mask
@@ -111,7 +110,7 @@ class Rules:
 
     def end_turn(self, s: State) -> State:
         nxt = s.current + 1
-        wrap = nxt == self.players
+        wrap = nxt == s.players
         over = wrap & s.end_triggered
         return s._replace(
             turns_played=s.turns_played + 1, current=jnp.where(wrap, 0, nxt),
@@ -123,16 +122,20 @@ class Rules:
 
     # ------------------------------------------------------------ the decisions
     def apply(self, s: State, action) -> State:
-        """Apply one decision (assumed legal) of the current phase."""
+        """Apply one decision (assumed legal) of the current phase; what follows it is left
+        to `settle` as a stage, so each step of the turn is traced once."""
         L = self.layout
         branches = [
             lambda s: s._replace(anchor=action - L.cell, phase=jnp.int32(Phase.SHAPE),
                                  pending=jnp.int32(PENDING_SHAPE_MASK)),
             lambda s: self.build(s, action - L.shape),
-            lambda s: lax.cond(action == L.buy_end, self.instant_supply, lambda s: self.buy(s, action - L.buy_pile), s),
-            lambda s: self.instant_supply(self.take(s, jnp.where(action == L.instant_arch, ARCH, BRICK), 1)),
-            lambda s: self.place_cards(self.put_on_slot(s, action - L.slot)),
-            lambda s: self.butterfly_step(self.move_monkey(s, action)),
+            lambda s: lax.cond(action == L.buy_end,
+                               lambda s: s._replace(credits=jnp.int32(0), stage=jnp.int32(STAGE_INSTANT)),
+                               lambda s: self.buy(s, action - L.buy_pile), s),
+            lambda s: self.take(s, jnp.where(action == L.instant_arch, ARCH, BRICK), 1)._replace(
+                stage=jnp.int32(STAGE_INSTANT)),
+            lambda s: self.put_on_slot(s, action - L.slot)._replace(stage=jnp.int32(STAGE_PLACE)),
+            lambda s: self.move_monkey(s, action)._replace(stage=jnp.int32(STAGE_BUTTERFLY)),
             lambda s: self.end_turn(lax.cond(action == L.frog_take, self.take_frog, lambda s: s, s)),
             lambda s: s,
         ]
@@ -147,9 +150,8 @@ class Rules:
         J = st.max_arches
         anchor = s.anchor
         ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
-        p = shape_parts(s, t, st, anchor)
+        parts = shape_parts(s, t, st, anchor, shape)["parts"]
         arches, bricks, columns = s.supply[s.current]
-        parts = p["parts"][shape]
         k = t.shape_k[shape]
         _, used, need = staircase_stacks(parts, k, st.column_units, columns)
         colour = s.knob[ay, ax].astype(jnp.int32)  # the anchor's ground colour (0..2)
@@ -193,36 +195,28 @@ class Rules:
                           queue=queue, q_len=s.q_len + n_icons)
 
     # step 5
-    def instant_supply(self, s: State) -> State:
-        """Take the queued instant icons; stop at an arch-or-brick choice when both are in the tray."""
-        s = s._replace(credits=jnp.int32(0))  # unused credits are lost
-
-        def cond(c):
-            s, stop = c
-            return (s.q_head < s.q_len) & ~stop
-
-        def body(c):
-            s, _ = c
+    def stage_instant(self, s: State) -> State:
+        """Take the next queued instant icon; ask when it is arch-or-brick and the tray has both."""
+        def next_icon(s):
             icon = s.queue[s.q_head]
             s = s._replace(q_head=s.q_head + 1)
             choice = icon == ARCH_OR_BRICK
             both = (s.tray[ARCH] > 0) & (s.tray[BRICK] > 0)
-            ask = choice & both
 
             def fixed(s):
-                return self.take(s, icon, 1)
+                return self.take(s, jnp.maximum(icon, 0), 1)
 
             def forced(s):
                 some = (s.tray[ARCH] > 0) | (s.tray[BRICK] > 0)
                 kind = jnp.where(s.tray[ARCH] > 0, ARCH, BRICK)
                 return lax.cond(some, lambda s: self.take(s, kind, 1), lambda s: self._trigger(s, True, 3), s)
 
-            s = lax.cond(ask, lambda s: s._replace(phase=jnp.int32(Phase.INSTANT)),
-                         lambda s: lax.cond(choice, forced, fixed, s), s)
-            return s, ask
+            return lax.cond(choice & both,
+                            lambda s: s._replace(phase=jnp.int32(Phase.INSTANT), stage=jnp.int32(STAGE_NONE)),
+                            lambda s: lax.cond(choice, forced, fixed, s), s)
 
-        s, stopped = lax.while_loop(cond, body, (s, jnp.asarray(False)))
-        return lax.cond(stopped, lambda s: s, lambda s: self.place_cards(s._replace(placed=jnp.int32(0))), s)
+        done = lambda s: s._replace(placed=jnp.int32(0), stage=jnp.int32(STAGE_PLACE))  # noqa: E731
+        return lax.cond(s.q_head < s.q_len, next_icon, done, s)
 
     # step 6
     def put_on_slot(self, s: State, slot) -> State:
@@ -230,22 +224,18 @@ class Rules:
         return s._replace(slot_top=s.slot_top.at[s.current, slot].set(card),
                           slot_depth=s.slot_depth.at[s.current, slot].add(1), placed=s.placed + 1)
 
-    def place_cards(self, s: State) -> State:
-        """New cards go on the lowest empty slot; a full board asks for a slot."""
-        def cond(c):
-            s, stop = c
-            return (s.placed < s.n_bought) & ~stop
-
-        def body(c):
-            s, _ = c
+    def stage_place(self, s: State) -> State:
+        """The next new card goes on the lowest empty slot; a full board asks for a slot."""
+        def next_card(s):
             empty = s.slot_top[s.current] < 0
-            full = ~empty.any()
-            s = lax.cond(full, lambda s: s._replace(phase=jnp.int32(Phase.SLOT)),
-                         lambda s: self.put_on_slot(s, jnp.argmax(empty)), s)
-            return s, full
+            return lax.cond(empty.any(), lambda s: self.put_on_slot(s, jnp.argmax(empty)),
+                            lambda s: s._replace(phase=jnp.int32(Phase.SLOT), stage=jnp.int32(STAGE_NONE)), s)
 
-        s, stopped = lax.while_loop(cond, body, (s, jnp.asarray(False)))
-        return lax.cond(stopped, lambda s: s, lambda s: self.monkey_step(self.bonus_step(self.take_recurring_supply(s))), s)
+        return lax.cond(s.placed < s.n_bought, next_card,
+                        lambda s: s._replace(stage=jnp.int32(STAGE_SUPPLY_BONUS_MONKEY)), s)
+
+    def stage_supply_bonus_monkey(self, s: State) -> State:
+        return self.monkey_step(self.bonus_step(self.take_recurring_supply(s)))
 
     def take_recurring_supply(self, s: State) -> State:
         t = self.tables
@@ -263,19 +253,19 @@ class Rules:
     # step 8
     def monkey_step(self, s: State) -> State:
         gold = s.colour == Colour.GOLD
-        s = s._replace(holders=jnp.where(gold, s.holders.at[MONKEY].set(s.current), s.holders),
-                       phase=jnp.where(gold, jnp.int32(Phase.MONKEY), s.phase))
-        return lax.cond(gold, lambda s: s, self.butterfly_step, s)
+        return s._replace(holders=jnp.where(gold, s.holders.at[MONKEY].set(s.current), s.holders),
+                          phase=jnp.where(gold, jnp.int32(Phase.MONKEY), s.phase),
+                          stage=jnp.where(gold, STAGE_NONE, STAGE_BUTTERFLY).astype(jnp.int32))
 
     def move_monkey(self, s: State, action) -> State:
         moves = action < NUM_CELLS
         return s._replace(animals=jnp.where(moves, s.animals.at[MONKEY].set(action), s.animals))
 
     def butterfly_step(self, s: State) -> State:
-        if self.butterfly:
-            wins = s.highest_overall if self.butterfly_overall else s.highest_of_colour
-            s = s._replace(animals=jnp.where(wins, s.animals.at[BUTTERFLY].set(s.deco_cell), s.animals),
-                           holders=jnp.where(wins, s.holders.at[BUTTERFLY].set(s.current), s.holders))
+        o = s.options
+        wins = o[OPT_BUTTERFLY] & jnp.where(o[OPT_BUTTERFLY_OVERALL], s.highest_overall, s.highest_of_colour)
+        s = s._replace(animals=jnp.where(wins, s.animals.at[BUTTERFLY].set(s.deco_cell), s.animals),
+                       holders=jnp.where(wins, s.holders.at[BUTTERFLY].set(s.current), s.holders))
         return self.frog_step(s)
 
     def frog_target(self, s: State):
@@ -287,9 +277,8 @@ class Rules:
         return jnp.where(ok.any(), ends[jnp.argmin(h)], -1)
 
     def frog_step(self, s: State) -> State:
-        if not self.frog:
-            return self.end_turn(s)
-        offer = (s.holders[FROG] != s.current) & (self.frog_target(s) >= 0)
+        offer = s.options[OPT_FROG] & (s.holders[FROG] != s.current) & (self.frog_target(s) >= 0)
+        s = s._replace(stage=jnp.int32(STAGE_NONE))
         return lax.cond(offer, lambda s: s._replace(phase=jnp.int32(Phase.FROG)), self.end_turn, s)
 
     def take_frog(self, s: State) -> State:
@@ -304,20 +293,29 @@ class Rules:
         return jnp.sum(self.legal_action_mask(s))
 
     def settle(self, s: State, with_pending: bool = True) -> State:
-        """Run to the next real decision: do pending work, take every single-option decision.
+        """Run to the next real decision: the stages that follow a decision, pending work,
+        and every decision with a single legal option (taken, never asked).
 
         With ``with_pending=False`` it stops at pending work instead (the batched driver
         does that work only for the games that need it)."""
+        stages = [None, self.stage_instant, self.stage_place, self.stage_supply_bonus_monkey, self.butterfly_step]
+
         def cond(s):
-            go = ~s.terminated & ((s.pending == PENDING_NONE) & (self.n_legal(s) == 1))
-            return go | (with_pending & ~s.terminated & (s.pending != PENDING_NONE))
+            idle = s.stage == STAGE_NONE
+            forced = idle & (s.pending == PENDING_NONE) & (self.n_legal(s) == 1)
+            pending = with_pending & idle & (s.pending != PENDING_NONE)
+            return ~s.terminated & (~idle | forced | pending)
 
         def body(s):
             def single(s):
                 return self.apply(s, jnp.argmax(self.legal_action_mask(s)).astype(jnp.int32))
-            if not with_pending:
-                return single(s)
-            return lax.switch(s.pending, [single, self.start_turn, self.compute_shape_mask], s)
+
+            def idle(s):
+                if not with_pending:
+                    return single(s)
+                return lax.switch(s.pending, [single, self.start_turn, self.compute_shape_mask], s)
+
+            return lax.switch(s.stage, [idle] + stages[1:], s)
 
         return lax.while_loop(cond, body, s)
 

@@ -32,6 +32,9 @@ class State(NamedTuple):
     bonus_left: jnp.ndarray     # () int32 bonus cards left
     bonus_cards: jnp.ndarray    # (4,) int32 bonus cards of each seat
     holders: jnp.ndarray        # (3,) int32 seat holding the monkey, butterfly, frog trophy; -1 none
+    # --- the game's settings
+    players: jnp.ndarray        # () int32 2, 3 or 4
+    options: jnp.ndarray        # (5,) bool butterfly, frog, monkey must move, butterfly on highest overall, end when last taken
     # --- progress
     current: jnp.ndarray        # () int32 seat to play
     round: jnp.ndarray          # () int32 1-based
@@ -39,7 +42,8 @@ class State(NamedTuple):
     end_triggered: jnp.ndarray  # () bool
     end_kind: jnp.ndarray       # () int32 what ran short first: 0 arches, 1 bricks, 2 columns, 3 arches and bricks; -1
     phase: jnp.ndarray          # () int32 monkey_env.actions.Phase
-    pending: jnp.ndarray        # () int32 work before the next decision: PENDING_*
+    pending: jnp.ndarray        # () int32 expensive work before the next decision: PENDING_*
+    stage: jnp.ndarray          # () int32 the turn's next automatic step: rules.STAGE_*
     anchor_mask: jnp.ndarray    # (1024,) bool legal anchors of this turn
     shape_mask: jnp.ndarray     # (S,) bool legal shapes at the chosen anchor
     # --- this turn
@@ -77,8 +81,9 @@ def empty_state(n_cards: int, n_shapes: int, max_arches: int, max_pile: int, que
         pile_cards=jnp.full((N_PILES, max_pile), -1, jnp.int32), pile_len=jnp.zeros((N_PILES,), jnp.int32),
         bonus_left=i32(), bonus_cards=jnp.zeros((MAX_PLAYERS,), jnp.int32),
         holders=jnp.full((3,), -1, jnp.int32),
+        players=i32(2), options=jnp.zeros((5,), bool),
         current=i32(), round=i32(1), turns_played=i32(), end_triggered=jnp.asarray(False), end_kind=i32(-1),
-        phase=i32(), pending=i32(), anchor_mask=jnp.zeros((NUM_CELLS,), bool),
+        phase=i32(), pending=i32(), stage=i32(), anchor_mask=jnp.zeros((NUM_CELLS,), bool),
         shape_mask=jnp.zeros((n_shapes,), bool),
         anchor=i32(-1), colour=i32(-1), deco_cell=i32(-1), deco_top=i32(), arch_ends=jnp.full((max_arches,), -1, jnp.int32),
         max_stack=i32(), credits=i32(), highest_of_colour=jnp.asarray(False), highest_overall=jnp.asarray(False),

@@ -11,7 +11,7 @@ import numpy as np
 
 from monkey_env.catalogue import ARCH_SPAN
 from monkey_env.game_data import GameData
-from monkey_env.geometry import HEADING_NAMES, MAP_CHAR_KNOB, heading_step
+from monkey_env.geometry import HEADING_NAMES, heading_step
 
 INSTANT_CODES = {"arch": 0, "brick": 1, "column": 2, "arch_or_brick": 3}
 COLOUR_CODES = {"light": 0, "dark": 1, "gold": 2, "multi": 3}
@@ -20,7 +20,6 @@ COLOUR_CODES = {"light": 0, "dark": 1, "gold": 2, "multi": 3}
 class Tables(NamedTuple):
     """Arrays of the game data. C cards, P max pile size, S shapes, J max arches, N tree nodes."""
 
-    ground: jnp.ndarray          # (32, 32) int8 Knob of the map
     card_cost: jnp.ndarray       # (C,) int32
     card_colour: jnp.ndarray     # (C,) int32 0 light, 1 dark, 2 gold, 3 multi
     card_bananas: jnp.ndarray    # (C,) int32
@@ -65,8 +64,6 @@ class Static:
     bonus_cards: int
     bonus_points: int
     bonus_min_stack: int
-    start_anchor: tuple[int, int]
-    start_heading: int
     headings: tuple[int, ...]     # the catalogue's headings and bases (it is the same shape set for each)
     bases: tuple[int, ...]
     east_tree: tuple              # the shape tree of one east-heading base, nested tuples:
@@ -115,9 +112,7 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     boards = data.boards.boards
     el = lambda e: (e.arches, e.bricks, e.columns)  # noqa: E731
     tray = data.tray
-    ground = np.array([[MAP_CHAR_KNOB[c] for c in row] for row in data.map.rows()], np.int8)
     tables = Tables(
-        ground=jnp.asarray(ground),
         card_cost=jnp.asarray([c.cost for c in cards], jnp.int32),
         card_colour=jnp.asarray([COLOUR_CODES[c.colour] for c in cards], jnp.int32),
         card_bananas=jnp.asarray([c.bananas for c in cards], jnp.int32),
@@ -146,12 +141,10 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     if most_units > 120 or level.max() + 2 > 120:
         raise ValueError(f"catalogue {data.catalogue_config}: staircases up to {most_units} units and level "
                          f"{level.max()} are too tall for the JAX engine (at most 120); use smaller bases/rises")
-    start = data.map.start
     static = Static(
         n_cards=len(cards), n_shapes=S, max_arches=J, max_icons=I, max_pile=P,
         pad=tree.max_reach + ARCH_SPAN + 1, column_units=tray.column_units, animal_height=tray.animal_height,
         bonus_cards=tray.bonus.cards, bonus_points=tray.bonus.points, bonus_min_stack=tray.bonus.min_stack,
-        start_anchor=tuple(start.anchor), start_heading=HEADING_NAMES.index(start.heading),
         headings=tuple(HEADING_NAMES.index(h) for h in data.catalogue_config.headings),
         bases=tuple(data.catalogue_config.bases), east_tree=_east_tree(data),
     )

@@ -1,0 +1,134 @@
+"""The JAX engine against the reference engine, and under jit and vmap."""
+
+import json
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from monkey_env import Game
+from monkey_env.jaxgame import JaxGame
+from monkey_env.jaxgame.parity import differential_batch, differences, host_batch, jax_view, reference_view
+
+BATCH = 60
+
+
+@pytest.fixture(scope="module")
+def jg():
+    return JaxGame()
+
+
+def test_differential_random_games(jg, request):
+    """At every decision of many random games (all maps, 2-4 players, the options) the two
+    engines have the same state, the same legal mask and the same scores."""
+    total = request.config.getoption("--jax-games")
+    decisions = 0
+    for first in range(0, total, BATCH):
+        result = differential_batch(jg, first, min(BATCH, total - first), seed=first)
+        decisions += result["decisions"]
+    assert decisions > 50 * total
+
+
+@pytest.fixture(scope="module")
+def vstep(jg):
+    return jax.jit(jax.vmap(jg.step))
+
+
+def batch_params(jg, settings):
+    return jax.tree_util.tree_map(lambda *x: jnp.stack(x), *[jg.params(**st) for st in settings])
+
+
+def random_actions(jg, states, rng):
+    masks = np.asarray(jg.batch_legal_mask(states))
+    return jnp.asarray([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], jnp.int32)
+
+
+def test_vmapped_step_matches_batch_step_and_is_pure(jg, vstep):
+    """vmap(step) (under jit) and the compacted batch_step give the same states; stepping is pure."""
+    keys = jax.random.split(jax.random.PRNGKey(3), BATCH)
+    settings = [dict(players=2 + i % 3, map=1 + i % 4, frog=i % 2 == 0, butterfly=i % 3 == 0) for i in range(BATCH)]
+    a = b = jg.batch_init(keys, batch_params(jg, settings))
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        acts = random_actions(jg, a, rng)
+        a2, b2 = vstep(a, acts), jg.batch_step(b, acts)
+        again = jg.batch_step(b, acts)
+        for x, y, z in zip(jax.tree_util.tree_leaves(a2), jax.tree_util.tree_leaves(b2), jax.tree_util.tree_leaves(again)):
+            assert np.array_equal(np.asarray(x), np.asarray(y))
+            assert np.array_equal(np.asarray(z), np.asarray(y))
+        a, b = a2, b2
+
+
+def test_illegal_action_ends_only_that_game_with_a_penalty(jg, vstep):
+    keys = jax.random.split(jax.random.PRNGKey(0), BATCH)
+    s = jg.batch_init(keys)
+    masks = np.asarray(jg.batch_legal_mask(s))
+    acts = np.array([np.flatnonzero(m)[0] for m in masks], np.int32)
+    acts[0] = np.flatnonzero(~masks[0])[0]   # an illegal action in game 0
+    acts[1] = jg.num_actions + 5              # out of range in game 1
+    for after in (vstep(s, jnp.asarray(acts)), jg.batch_step(s, jnp.asarray(acts))):
+        for g in (0, 1):
+            assert bool(after.terminated[g]) and bool(after.illegal[g])
+            assert float(after.rewards[g, int(s.current[g])]) == jg.illegal_penalty
+            assert not np.asarray(jg.batch_legal_mask(after))[g].any()
+        assert not np.asarray(after.terminated[2:]).any() and not np.asarray(after.illegal[2:]).any()
+
+
+def test_rewards_sum_to_the_final_score_and_finished_games_stay_put(jg):
+    keys = jax.random.split(jax.random.PRNGKey(11), BATCH)
+    s = jg.batch_init(keys)
+    total = np.zeros((BATCH, 4))
+    rng = np.random.default_rng(1)
+    for _ in range(400):
+        if bool(s.terminated.all()):
+            break
+        s = jg.batch_step(s, random_actions(jg, s, rng))
+        total += np.asarray(s.rewards)
+    assert bool(s.terminated.all())
+    final = np.asarray(jg.batch_bananas(s))
+    # The starting state scores 0 for everyone, so the rewards add up to the final score.
+    assert np.array_equal(total, final)
+    assert final.max() > 0
+    again = jg.batch_step(s, jnp.zeros(BATCH, jnp.int32))
+    for name in s._fields:
+        if name != "rewards":
+            assert np.array_equal(np.asarray(getattr(again, name)), np.asarray(getattr(s, name))), name
+    assert not np.asarray(again.rewards).any()
+
+
+def test_no_retracing(jg):
+    """The batched step compiles once per batch size, whatever the games' maps, players and options."""
+    keys = jax.random.split(jax.random.PRNGKey(5), BATCH)
+    s = jg.batch_init(keys, jg.params(players=4, map=3, butterfly=True))
+    jg.batch_step(s, jnp.zeros(BATCH, jnp.int32))
+    sizes = (jg._batch_act._cache_size(), jg._batch_resolve._cache_size())
+    s2 = jg.batch_init(keys, jg.params(players=2, map=2, frog=True, end_trigger="last_taken"))
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        s2 = jg.batch_step(s2, random_actions(jg, s2, rng))
+    assert (jg._batch_act._cache_size(), jg._batch_resolve._cache_size()) == sizes
+
+
+def test_golden_record_replays_to_the_stored_state(jg):
+    """A recorded game (tests/data/golden_game.json: deal, actions and the final state) replays
+    to the stored state on both engines."""
+    golden = json.loads((Path(__file__).parent / "data" / "golden_game.json").read_text())
+    st = golden["settings"]
+    game = Game.new(pile_orders=golden["pile_orders"], **st)
+    for a in golden["actions"]:
+        game.apply(a)
+    assert game.game_over
+    stored = {k: np.asarray(v) for k, v in golden["final"].items()}
+    ref = reference_view(game)
+    assert differences({k: ref[k] for k in stored}, stored) == []
+    # The JAX engine: the same deal in every lane of a batch, the same actions.
+    keys = jnp.stack([jax.random.PRNGKey(golden["jax_seed"])] * BATCH)
+    s = jg.batch_init(keys, batch_params(jg, [st] * BATCH))
+    assert jg.pile_orders(jax.tree_util.tree_map(lambda x: x[0], s)) == golden["pile_orders"]
+    for a in golden["actions"]:
+        s = jg.batch_step(s, jnp.full(BATCH, a, jnp.int32))
+    view = jax_view(jg, host_batch(jg, s), 0)
+    assert bool(s.terminated.all())
+    assert differences({k: view[k] for k in stored}, stored) == []
