@@ -21,7 +21,8 @@ test: setup
 	$(PY) -m pytest
 
 bench: setup
-	$(VENV)/bin/monkey-palace bench --games 20
+	$(PY) -m pip install -q -e ".[bench]"
+	$(VENV)/bin/monkey-palace bench
 
 # Game lengths over many random games (docs/DATA.md reports them).
 lengths: setup

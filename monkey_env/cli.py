@@ -1,4 +1,4 @@
-"""The ``monkey-palace`` command line: simulate games, show a saved game, time the engine."""
+"""The ``monkey-palace`` command line: simulate games, show a saved game, benchmark the engines."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import argparse
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
 
 from monkey_env.config import ConfigError
@@ -85,29 +84,30 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Time whole random games of the reference engine (a benchmark, not a test)."""
-    from agents.random_agent import RandomAgent
+    """Decisions per second of the reference and JAX engines on full random games."""
+    from monkey_env.bench import bench_reference, run
 
-    data = {m: load_game_data(m) for m in (1, 2, 3, 4)}
-    rows = []
-    for players in (2, 3, 4):
-        times, decisions = [], 0
-        for i in range(args.games):
-            m = 1 + i % 4
-            options = GameOptions(players=players, map=str(m), seed=args.seed + i)
-            t0 = time.perf_counter()
-            _, result = play_game(options, [RandomAgent(args.seed + i)] * players, data[m])
-            times.append(time.perf_counter() - t0)
-            decisions += result["decisions"]
-        rows.append({"players": players, "games": args.games, "mean_game_seconds": statistics.mean(times),
-                     "max_game_seconds": max(times), "decisions_per_second": decisions / sum(times)})
-    report = {"engine": "reference", "rows": rows}
+    if args.reference_only:
+        report = {"reference": bench_reference(args.games, args.players, args.seed)}
+    else:
+        batches = tuple(int(b) for b in args.batches.split(","))
+        report = run(batches=batches, players=args.players, reference_games=args.games, seed=args.seed,
+                     pgx_steps=args.pgx_steps, max_seconds=args.max_seconds)
     if args.json:
         print(json.dumps(report))
-    else:
-        for r in rows:
-            print(f"reference engine, {r['players']} players: {r['mean_game_seconds']:.2f} s per random game "
-                  f"(max {r['max_game_seconds']:.2f} s), {r['decisions_per_second']:.0f} decisions/s")
+        return 0
+    r = report["reference"]
+    print(f"reference engine, {r['players']} players: {r['decisions_per_second']:.0f} decisions/s, "
+          f"{r['mean_game_seconds']:.2f} s per game (max {r['max_game_seconds']:.2f} s)")
+    for row in report.get("jax", []):
+        print(f"JAX engine, batch {row['batch']:>5}: {row['decisions_per_second']:.0f} decisions/s "
+              f"({row['decisions']} decisions in {row['seconds']:.1f} s)")
+    if "jax" in report:
+        pgx = report["pgx_go"]
+        print(f"Pgx go_19x19, batch 1024: {pgx['decisions_per_second']:.0f} steps/s" if pgx else
+              "Pgx not installed (pip install -e '.[bench]'): no go_19x19 yardstick")
+        print(f"speed-up over the reference at 1024: {report['speedup_vs_reference_at_1024']:.1f}x; "
+              f"state {report['state_bytes_per_game']:.0f} bytes per game; compile {report['compile_seconds']:.1f} s")
     return 0
 
 
@@ -128,8 +128,13 @@ def main(argv: list[str] | None = None) -> int:
     show.add_argument("file")
     show.set_defaults(func=cmd_show)
 
-    bench = sub.add_parser("bench", help="time the engines on random games")
-    bench.add_argument("--games", type=int, default=20)
+    bench = sub.add_parser("bench", help="decisions per second of the engines on random games")
+    bench.add_argument("--games", type=int, default=20, help="reference-engine games")
+    bench.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    bench.add_argument("--batches", default="1,64,256,1024", help="JAX batch sizes")
+    bench.add_argument("--max-seconds", type=float, default=120.0, help="time limit per JAX batch size")
+    bench.add_argument("--pgx-steps", type=int, default=20, help="batched steps of Pgx go_19x19")
+    bench.add_argument("--reference-only", action="store_true")
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)

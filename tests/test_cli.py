@@ -1,0 +1,49 @@
+"""The monkey-palace command line, run as a user would."""
+
+import json
+import subprocess
+import sys
+
+
+def cli(*args, check=True):
+    return subprocess.run([sys.executable, "-m", "monkey_env.cli", *args], capture_output=True, text=True,
+                          check=check)
+
+
+def test_simulate_json_has_one_object_per_game(tmp_path):
+    out = cli("simulate", "--games", "3", "--players", "3", "--map", "2", "--frog", "--seed", "9", "--json",
+              "--quiet", "--out", str(tmp_path)).stdout
+    games = [json.loads(line) for line in out.splitlines()]
+    assert [g["seed"] for g in games] == [9, 10, 11]
+    for g in games:
+        assert set(g) >= {"seed", "map", "players", "options", "rounds", "scores", "winners", "end_trigger",
+                          "tray_left"}
+        assert g["players"] == 3 and g["map"] == "2" and g["options"]["frog"] is True
+        assert len(g["scores"]) == 3 and g["winners"]
+        assert g["end_trigger"] in ("arches", "bricks", "columns", "arches and bricks")
+    # Same seed, same games.
+    again = [json.loads(line) for line in cli("simulate", "--games", "3", "--players", "3", "--map", "2",
+                                              "--frog", "--seed", "9", "--json", "--quiet").stdout.splitlines()]
+    assert again == games
+
+
+def test_show_prints_the_palace_and_the_players(tmp_path):
+    cli("simulate", "--games", "1", "--seed", "4", "--quiet", "--out", str(tmp_path))
+    out = cli("show", str(tmp_path / "game_4.json")).stdout
+    assert "game over" in out and "seat 1:" in out and "seat 2:" in out and "Banana Points" in out
+    assert "A" in out and "y\\x" in out  # the palace grid with arch end knobs
+
+
+def test_errors_are_one_clear_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    result = cli("show", str(bad), check=False)
+    assert result.returncode == 2
+    assert "not valid JSON" in result.stderr and "Traceback" not in result.stderr
+    result = cli("simulate", "--games", "1", "--map", "7", "--quiet", check=False)
+    assert result.returncode == 2 and "four ground maps" in result.stderr
+
+
+def test_bench_reference_reports_decisions_per_second():
+    report = json.loads(cli("bench", "--reference-only", "--games", "1", "--json").stdout)
+    assert report["reference"]["decisions_per_second"] > 0
