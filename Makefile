@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml
 # The main job: simulate a few games between random agents and show the last one.
 demo: setup
 	$(VENV)/bin/monkey-palace simulate --games 5 --players 3 --map 1 --butterfly --frog --seed 7 --out out/demo
-	$(VENV)/bin/monkey-palace show out/demo/game_11.json
+	$(VENV)/bin/monkey-palace show out/demo/game_11.json --png out/demo/game_11.png
 
 test: setup
 	$(PY) -m pytest

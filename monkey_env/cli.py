@@ -80,6 +80,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     raw = _read_json(args.file)
     game = Game.replay(raw) if "actions" in raw else Game.from_dict(raw)
     print(render_game(game))
+    if args.png:
+        from monkey_env.render import render_game as picture, save_png
+
+        save_png(picture(game), args.png)
+        print(f"picture of the palace: {args.png}")
     return 0
 
 
@@ -126,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
 
     show = sub.add_parser("show", help="print a saved game (or a game record) as text")
     show.add_argument("file")
+    show.add_argument("--png", help="also draw the palace in 3-D to this PNG file")
     show.set_defaults(func=cmd_show)
 
     bench = sub.add_parser("bench", help="decisions per second of the engines on random games")

@@ -176,7 +176,7 @@ class Game:
         """(n_shapes, 1024) bool: this turn's legal (shape, anchor) pairs."""
         if self._build_cache is None:
             s = self.player.supply
-            m = legal_build_matrix(self.palace, self.data.shape_tree, s.arches, s.bricks, s.columns,
+            m = legal_build_matrix(self.palace, self.data.lane_tree, s.arches, s.bricks, s.columns,
                                    self.data.tray.column_units)
             self._build_cache = m.reshape(len(self.data.shapes), NUM_CELLS)
         return self._build_cache

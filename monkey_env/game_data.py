@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from monkey_env.build_legality import ShapeTree
+from monkey_env.build_legality import LaneTree, ShapeTree
 from monkey_env.catalogue import Shape, build_catalogue
 from monkey_env.config import (
     BoardsConfig, CardsConfig, CatalogueConfig, MapConfig, TrayConfig,
@@ -63,6 +63,10 @@ class GameData:
     @cached_property
     def shape_tree(self) -> ShapeTree:
         return ShapeTree(self.shapes)
+
+    @cached_property
+    def lane_tree(self) -> LaneTree:
+        return LaneTree(self.shape_tree)
 
     @cached_property
     def fingerprint(self) -> str:

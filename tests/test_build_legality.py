@@ -29,7 +29,7 @@ def test_fast_legality_matches_the_readable_rules(map_id, seed):
     for game in positions(map_id, seed, stops={2, 9, 16}):
         # The player's own supply, and a rich one so that long staircases and columns are exercised.
         for s in (game.player.supply, Supply(8, 12, 2)):
-            matrix = legal_build_matrix(game.palace, game.data.shape_tree, s.arches, s.bricks, s.columns)
+            matrix = legal_build_matrix(game.palace, game.data.lane_tree, s.arches, s.bricks, s.columns)
             matrix = matrix.reshape(len(game.data.shapes), NUM_CELLS)
             legal_anchors = np.flatnonzero(matrix.any(axis=0))
             anchors = set(rng.choice(NUM_CELLS, 12, replace=False).tolist())

@@ -29,7 +29,8 @@ def test_simulate_json_has_one_object_per_game(tmp_path):
 
 def test_show_prints_the_palace_and_the_players(tmp_path):
     cli("simulate", "--games", "1", "--seed", "4", "--quiet", "--out", str(tmp_path))
-    out = cli("show", str(tmp_path / "game_4.json")).stdout
+    out = cli("show", str(tmp_path / "game_4.json"), "--png", str(tmp_path / "palace.png")).stdout
+    assert (tmp_path / "palace.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "game over" in out and "seat 1:" in out and "seat 2:" in out and "Banana Points" in out
     assert "A" in out and "y\\x" in out  # the palace grid with arch end knobs
 
