@@ -22,7 +22,7 @@ from monkey_env.build_legality import legal_build_matrix
 from monkey_env.config import PILE_IDS, ConfigError
 from monkey_env.game_data import GameData, load_game_data
 from monkey_env.geometry import (
-    BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, NUM_CELLS, OFF_PLATE, Animal, Colour, cell_xy,
+    BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, NUM_CELLS, Animal, Colour, cell_xy,
 )
 from monkey_env.palace import Palace, StaircasePlan, Supply
 from monkey_env.save_format import SAVE_VERSION, RecordModel, SaveModel, describe
@@ -548,15 +548,7 @@ class Game:
     @classmethod
     def from_dict(cls, d: dict, data: GameData | None = None) -> "Game":
         """Rebuild a saved game; a malformed save raises SaveFileError naming the field."""
-        try:
-            m = SaveModel.model_validate(d)
-        except ValidationError as e:
-            raise SaveFileError(f"the save is malformed: {describe(e)}") from None
-        options = GameOptions(**m.options.model_dump())
-        data = data or _load_data(options, "save")
-        if m.data_fingerprint != data.fingerprint:
-            raise SaveFileError("this save was made with other game data (cards, maps, boards or catalogue "
-                                f"differ: fingerprint {m.data_fingerprint} vs {data.fingerprint})")
+        m, options, data = _validated(SaveModel, d, "save", data)
         if len(m.players) != options.players:
             raise SaveFileError(f"the save is malformed: players: {len(m.players)} players but options say {options.players}")
         g = cls(options, data)
@@ -570,8 +562,7 @@ class Game:
         g.end_triggered, g.end_reason, g.phase = m.end_triggered, m.end_reason, Phase[m.phase]
         g.turn = TurnState(**m.turn.model_dump())
         g.history = list(m.history)
-        deck = sorted(c for pile in g.piles for c in pile) + sorted(
-            c for seat in range(options.players) for c in g.owned_cards(seat))
+        deck = [c for pile in g.piles for c in pile] + [c for seat in range(options.players) for c in g.owned_cards(seat)]
         if sorted(deck) != list(range(len(data.cards))):
             raise SaveFileError("the save is malformed: piles and boards must hold every Monkey Card exactly once")
         return g
@@ -592,15 +583,7 @@ class Game:
     @classmethod
     def replay(cls, record: dict, data: GameData | None = None) -> "Game":
         """Replay a game record (options + actions) to the identical game."""
-        try:
-            m = RecordModel.model_validate(record)
-        except ValidationError as e:
-            raise SaveFileError(f"the record is malformed: {describe(e)}") from None
-        options = GameOptions(**m.options.model_dump())
-        data = data or _load_data(options, "record")
-        if m.data_fingerprint != data.fingerprint:
-            raise SaveFileError("this record was made with other game data "
-                                f"(fingerprint {m.data_fingerprint} vs {data.fingerprint})")
+        m, options, data = _validated(RecordModel, record, "record", data)
         game = cls(options, data)
         game._set_up(None)
         for i, a in enumerate(m.actions):
@@ -611,11 +594,22 @@ class Game:
         return game
 
 
-def _load_data(options: GameOptions, what: str) -> GameData:
+def _validated(model, raw: dict, what: str, data: GameData | None):
+    """Validate a save or record against its format and the game data it was made with."""
     try:
-        return load_game_data(options.map)
-    except ConfigError as e:
-        raise SaveFileError(f"the {what}'s game data cannot be loaded: {e}") from None
+        m = model.model_validate(raw)
+    except ValidationError as e:
+        raise SaveFileError(f"the {what} is malformed: {describe(e)}") from None
+    options = GameOptions(**m.options.model_dump())
+    if data is None:
+        try:
+            data = load_game_data(options.map)
+        except ConfigError as e:
+            raise SaveFileError(f"the {what}'s game data cannot be loaded: {e}") from None
+    if m.data_fingerprint != data.fingerprint:
+        raise SaveFileError(f"this {what} was made with other game data (cards, maps, boards or catalogue "
+                            f"differ: fingerprint {m.data_fingerprint} vs {data.fingerprint})")
+    return m, options, data
 
 
 def _read_json(path: str | Path) -> dict:

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from monkey_env.geometry import BOARD_SIZE, CORNER_CELLS, HEADING_NAMES, OFF_PLATE, Knob, heading_step
+from monkey_env.geometry import BOARD_SIZE, HEADING_NAMES, OFF_PLATE, Knob, heading_step
 
 __all__ = ["render_palace", "render_game", "save_png", "SEAT_COLOURS"]
 

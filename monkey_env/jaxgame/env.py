@@ -188,8 +188,8 @@ class JaxGame:
 
         def body(s):
             for kind, work in ((PENDING_TURN_START, rules.start_turn), (PENDING_SHAPE_MASK, rules.compute_shape_mask)):
-                s = jax.lax.cond(((s.pending == kind) & ~s.terminated).any(), lambda s: run(s, kind, work),
-                                 lambda s: s, s)
+                s = jax.lax.cond(((s.pending == kind) & ~s.terminated).any(),
+                                 lambda s, kind=kind, work=work: run(s, kind, work), lambda s: s, s)
             return s
 
         def needs(s):
@@ -210,7 +210,7 @@ class JaxGame:
         top cards of every seat's slots' recurring supply (4×4×3), bonus cards (4), trophy holders
         relative (3×5), credits, round, end triggered, bonus cards left, Banana Points (4).
         """
-        t, st = self.tables, self.static
+        t = self.tables
         player = jnp.asarray(player, jnp.int32)
         rot = (jnp.arange(MAX_PLAYERS) + player) % MAX_PLAYERS
         knob = jax.nn.one_hot(state.knob, 13, axis=0)

@@ -1,19 +1,16 @@
 """Legality of staircases in JAX: the anchor mask of a turn and the shape mask at an anchor.
 
 Both compute exactly what ``Palace.check_staircase`` decides (tests/test_jax_engine.py).
-The anchor mask visits the shape tree once per turn: a ``lax.scan`` over its nodes in
-depth-first order, carrying a stack of per-depth planes over all anchors (alive,
-units, column slots, attached); each node reads the palace through a static-size
-``dynamic_slice`` of padded planes, so one small body serves all 1,392 shapes (fast to
-compile) and no gather is needed. The shape mask at one chosen anchor gathers the few
-cells of every shape at once.
+The anchor mask evaluates the catalogue's tree as in build_legality.legal_build_matrix:
+one east-facing subtree, unrolled with static slices of padded int8 planes, under vmap
+over the (heading, base) lanes of turned palaces. The shape mask at one chosen anchor
+gathers the few cells of every shape at once.
 """
 
 from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-from jax import lax
 
 from monkey_env.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, Knob
 from monkey_env.jaxgame.state import State
@@ -108,7 +105,7 @@ def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, arches, bricks, co
     return found
 
 
-def staircase_stacks(units_parts, k, column_units: int, columns):
+def staircase_stacks(units_parts, column_units: int, columns):
     """Columns per stack in building order (as Palace._allocate_columns): base, support 1,
     rise 1, support 2, ... Returns (columns per stack, total columns, total bricks)."""
     slots = units_parts // column_units
@@ -148,7 +145,7 @@ def shape_mask(state: State, tables: Tables, static: Static, anchor) -> jnp.ndar
     """(S,) bool: which shapes are legal from `anchor` for the current player."""
     p = shape_parts(state, tables, static, anchor)
     arches, bricks, columns = state.supply[state.current]
-    _, _, need = staircase_stacks(p["parts"], tables.shape_k, static.column_units, columns)
+    _, _, need = staircase_stacks(p["parts"], static.column_units, columns)
     return p["anchor_ok"] & p["ok"] & p["attached"] & (tables.shape_k <= arches) & (need <= bricks)
 
 

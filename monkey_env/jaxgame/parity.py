@@ -6,7 +6,6 @@ import jax
 import numpy as np
 
 from monkey_env.engine import Game
-from monkey_env.jaxgame.state import State
 
 END_KINDS = {"arches": 0, "bricks": 1, "columns": 2, "arches and bricks": 3}
 
@@ -117,7 +116,7 @@ def differential_batch(jg, first: int, batch: int, seed: int) -> dict:
     for i, st in enumerate(settings):
         m = st["map"]
         data.setdefault(m, load_game_data(m))
-        orders = jg.pile_orders(jax.tree_util.tree_map(lambda x: x[i], host["state"]))
+        orders = jg.pile_orders(jax.tree_util.tree_map(lambda x, i=i: x[i], host["state"]))
         games.append(Game.new(data=data[m], pile_orders=orders, seed=seed, **st))
     rng = np.random.default_rng(seed)
     decisions = 0

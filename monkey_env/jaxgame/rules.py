@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import jax
 import jax.numpy as jnp
 from jax import lax
 
 from monkey_env.actions import N_PILES, N_SLOTS, ActionLayout, Phase
-from monkey_env.geometry import BOARD_SIZE, NUM_CELLS, Colour, Knob, heading_step
+from monkey_env.geometry import BOARD_SIZE, NUM_CELLS, Colour, Knob
 from monkey_env.jaxgame.legality import anchor_mask, shape_mask, shape_parts, staircase_stacks
 from monkey_env.jaxgame.state import PENDING_NONE, PENDING_SHAPE_MASK, PENDING_TURN_START, State
 from monkey_env.jaxgame.tables import Static, Tables
@@ -153,14 +152,14 @@ class Rules:
         parts = shape_parts(s, t, st, anchor, shape)["parts"]
         arches, bricks, columns = s.supply[s.current]
         k = t.shape_k[shape]
-        _, used, need = staircase_stacks(parts, k, st.column_units, columns)
+        _, used, need = staircase_stacks(parts, st.column_units, columns)
         colour = s.knob[ay, ax].astype(jnp.int32)  # the anchor's ground colour (0..2)
         valid = t.arch_valid[shape]
         level = t.arch_level[shape]
         height, knob = s.height, s.knob
         for j in range(J):  # arches in building order: a later arch's near end covers the junction
-            for i, (cells, kind) in enumerate(((t.arch_near, Knob.ARCH_END), (t.arch_m1, Knob.ARCH_MIDDLE),
-                                               (t.arch_m2, Knob.ARCH_MIDDLE), (t.arch_far, Knob.ARCH_END))):
+            for cells, kind in ((t.arch_near, Knob.ARCH_END), (t.arch_m1, Knob.ARCH_MIDDLE),
+                                (t.arch_m2, Knob.ARCH_MIDDLE), (t.arch_far, Knob.ARCH_END)):
                 x, y = ax + cells[shape, j, 0], ay + cells[shape, j, 1]
                 x, y = jnp.where(valid[j], x, 0), jnp.where(valid[j], y, 0)
                 height = height.at[y, x].set(jnp.where(valid[j], level[j] + 1, height[y, x]).astype(jnp.int8))
@@ -321,10 +320,6 @@ class Rules:
 
     def do_pending(self, s: State) -> State:
         return lax.switch(s.pending, [lambda s: s, self.start_turn, self.compute_shape_mask], s)
-
-
-def heading_of(dx: int, dy: int) -> int:
-    return [heading_step(h) for h in range(4)].index((dx, dy))
 
 
 

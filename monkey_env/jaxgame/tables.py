@@ -18,7 +18,7 @@ COLOUR_CODES = {"light": 0, "dark": 1, "gold": 2, "multi": 3}
 
 
 class Tables(NamedTuple):
-    """Arrays of the game data. C cards, P max pile size, S shapes, J max arches, N tree nodes."""
+    """Arrays of the game data. C cards, P max pile size, S shapes, J max arches."""
 
     card_cost: jnp.ndarray       # (C,) int32
     card_colour: jnp.ndarray     # (C,) int32 0 light, 1 dark, 2 gold, 3 multi
@@ -41,12 +41,6 @@ class Tables(NamedTuple):
     arch_far: jnp.ndarray        # (S, J, 2) int32 far leg cell
     arch_level: jnp.ndarray      # (S, J) int32 level of the legs
     arch_valid: jnp.ndarray      # (S, J) bool j < k
-    node_depth: jnp.ndarray      # (N,) int32 shape tree in depth-first order: arches so far
-    node_m1: jnp.ndarray         # (N, 2) int32
-    node_m2: jnp.ndarray         # (N, 2) int32
-    node_far: jnp.ndarray        # (N, 2) int32
-    node_level: jnp.ndarray      # (N,) int32
-    node_below: jnp.ndarray      # (N,) int32 units stacked under the arch's near leg (base or rise)
 
 
 @dataclass(frozen=True)
@@ -87,19 +81,6 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
             far[s.index, j] = (st.dx + ARCH_SPAN * sx, st.dy + ARCH_SPAN * sy)
             level[s.index, j] = st.level
             valid[s.index, j] = True
-    # The shape tree in depth-first order, so one scan with a stack of depth J visits it.
-    tree = data.shape_tree
-    order: list[int] = []
-    todo = list(reversed(tree.roots))
-    while todo:
-        n = todo.pop()
-        order.append(n)
-        todo.extend(reversed(tree.nodes[n].children))
-    nodes = [tree.nodes[n] for n in order]
-    node_cells = {}
-    for key, fn in (("m1", 1), ("m2", 2), ("far", ARCH_SPAN)):
-        node_cells[key] = np.array([(n.step.dx + fn * heading_step(n.step.heading)[0],
-                                     n.step.dy + fn * heading_step(n.step.heading)[1]) for n in nodes], np.int32)
     cards = data.cards
     I = max(1, max(len(c.instant) for c in cards))
     P = max(len(p) for p in data.pile_cards)
@@ -130,11 +111,6 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
         shape_rise=jnp.asarray([s.rise for s in shapes], jnp.int32),
         arch_near=jnp.asarray(near), arch_m1=jnp.asarray(m1), arch_m2=jnp.asarray(m2), arch_far=jnp.asarray(far),
         arch_level=jnp.asarray(level), arch_valid=jnp.asarray(valid),
-        node_depth=jnp.asarray([n.depth for n in nodes], jnp.int32),
-        node_m1=jnp.asarray(node_cells["m1"]), node_m2=jnp.asarray(node_cells["m2"]),
-        node_far=jnp.asarray(node_cells["far"]),
-        node_level=jnp.asarray([n.step.level for n in nodes], jnp.int32),
-        node_below=jnp.asarray([n.rise_below for n in nodes], jnp.int32),
     )
     # The anchor mask works on int8 planes: every height, level and unit count must fit.
     most_units = max(s.base + (s.arches - 1) * s.rise + sum(st.level for st in s.steps) for s in shapes)
@@ -143,7 +119,7 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
                          f"{level.max()} are too tall for the JAX engine (at most 120); use smaller bases/rises")
     static = Static(
         n_cards=len(cards), n_shapes=S, max_arches=J, max_icons=I, max_pile=P,
-        pad=tree.max_reach + ARCH_SPAN + 1, column_units=tray.column_units, animal_height=tray.animal_height,
+        pad=data.shape_tree.max_reach + ARCH_SPAN + 1, column_units=tray.column_units, animal_height=tray.animal_height,
         bonus_cards=tray.bonus.cards, bonus_points=tray.bonus.points, bonus_min_stack=tray.bonus.min_stack,
         headings=tuple(HEADING_NAMES.index(h) for h in data.catalogue_config.headings),
         bases=tuple(data.catalogue_config.bases), east_tree=_east_tree(data),
@@ -152,28 +128,12 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
 
 
 def _east_tree(data: GameData) -> tuple:
-    """The subtree of east-heading shapes on the first base, with levels relative to the base.
-
-    Every (heading, base) subtree is this one turned and raised, because the catalogue
-    is built as the same turn programmes and rises for every heading and base."""
-    tree = data.shape_tree
-    east = HEADING_NAMES.index("E")
-    base = data.catalogue_config.bases[0]
-    shapes = data.shapes
+    """The east-heading subtree on the first base (build_legality.LaneTree) as nested tuples:
+    (depth, m1, m2, far, level above the base, rise, children)."""
+    lanes = data.lane_tree
 
     def node(n: int) -> tuple:
-        nd = tree.nodes[n]
-        sx, sy = heading_step(nd.step.heading)
-        cell = lambda f: (nd.step.dx + f * sx, nd.step.dy + f * sy)  # noqa: E731
-        return (nd.depth, cell(1), cell(2), cell(ARCH_SPAN), nd.step.level - base, nd.rise_below,
-                tuple(node(c) for c in nd.children))
+        _, depth, m1, m2, far, level, rise = lanes.nodes[n]
+        return (depth, m1, m2, far, level, rise, tuple(node(c) for c in lanes.children[n + 1]))
 
-    roots = [r for r in tree.roots if shapes[_first_shape(tree, r)].heading == east
-             and shapes[_first_shape(tree, r)].base == base]
-    return tuple(node(r) for r in roots)
-
-
-def _first_shape(tree, n: int) -> int:
-    while not tree.nodes[n].shapes:
-        n = tree.nodes[n].children[0]
-    return tree.nodes[n].shapes[0]
+    return tuple(node(r) for r in lanes.children[0])
