@@ -132,3 +132,25 @@ def test_golden_record_replays_to_the_stored_state(jg):
     view = jax_view(jg, host_batch(jg, s), 0)
     assert bool(s.terminated.all())
     assert differences({k: view[k] for k in stored}, stored) == []
+
+
+def test_observation_is_public_and_seat_relative(jg):
+    keys = jax.random.split(jax.random.PRNGKey(8), BATCH)
+    s = jg.batch_init(keys, jg.params(players=3, map=2))
+    rng = np.random.default_rng(3)
+    for _ in range(25):
+        s = jg.batch_step(s, random_actions(jg, s, rng))
+    one = jax.tree_util.tree_map(lambda x: x[0], s)
+    obs = [jg.observe(one, p) for p in range(3)]
+    for o in obs:
+        assert o["planes"].shape == (20, 32, 32) and o["planes"].dtype == jnp.float32
+        assert o["vector"].dtype == jnp.float32 and bool(jnp.isfinite(o["vector"]).all())
+    # The palace is the same for everyone; the vector is written from each seat's point of view.
+    assert np.array_equal(np.asarray(obs[0]["planes"][:17]), np.asarray(obs[1]["planes"][:17]))
+    assert not np.array_equal(np.asarray(obs[0]["vector"]), np.asarray(obs[1]["vector"]))
+    # Hidden information stays hidden: two deals that differ only below the piles' tops look the same.
+    hidden = one._replace(pile_cards=one.pile_cards.at[:, 0].set(one.pile_cards[:, 1]).at[:, 1].set(one.pile_cards[:, 0]))
+    deep = np.asarray(one.pile_len) > 2
+    assert deep.any()
+    for p in range(3):
+        assert np.array_equal(np.asarray(jg.observe(hidden, p)["vector"]), np.asarray(obs[p]["vector"]))

@@ -203,7 +203,7 @@ class JaxGame:
     def observe(self, state: State, player) -> dict:
         """Public information from `player`'s seat: planes over the plate and a vector.
 
-        planes (21, 32, 32) float32: height / 16, one-hot knob (13), monkey, butterfly, frog,
+        planes (20, 32, 32) float32: height / 16, one-hot knob (13), monkey, butterfly, frog,
         legal anchors (when this player is choosing one), the chosen anchor, the new decoration.
         vector float32: phase one-hot (8), seat to play relative to `player` (4), supplies (4×3, rotated
         so `player` is first), tray (3), pile sizes (12), pile top cards' cost/bananas/recurring (12×5),
