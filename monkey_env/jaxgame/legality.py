@@ -115,30 +115,41 @@ def staircase_stacks(units_parts, column_units: int, columns):
     return cols, used, units_parts.sum(-1) - column_units * used
 
 
-def shape_parts(state: State, tables: Tables, static: Static, anchor, shape=None):
-    """For every shape (or one `shape`) at `anchor`: what legality and building read off
-    the palace: arches fit, attached, and the units of each stack in building order."""
+def shape_parts(state: State, tables: Tables, static: Static, anchor):
+    """For every shape at `anchor`: what legality reads off the palace: arches fit,
+    attached, and the units of each stack in building order."""
     height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
     ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
     pad = static.pad
-    pick = (lambda a: a) if shape is None else (lambda a: a[shape])  # noqa: E731
 
     def read(plane, offsets):
-        offsets = pick(offsets)
         return plane[pad + ay + offsets[..., 1], pad + ax + offsets[..., 0]].astype(jnp.int32)
 
-    under = read(height_p, tables.arch_far)                                   # (S, J) or (J,)
-    level, valid, k = pick(tables.arch_level), pick(tables.arch_valid), pick(tables.shape_k)
+    under = read(height_p, tables.arch_far)                                   # (S, J)
+    level, valid, k = tables.arch_level, tables.arch_valid, tables.shape_k
     ok = ((read(clear_p, tables.arch_m1) <= level) & (read(clear_p, tables.arch_m2) <= level)
           & (under <= level) & read(rest_p, tables.arch_far).astype(bool))
     support = jnp.where(valid, level - under, 0)
     J = static.max_arches
-    rises = jnp.where(jnp.arange(J) < (k[..., None] - 1), pick(tables.shape_rise)[..., None], 0)
+    rises = jnp.where(jnp.arange(J) < (k[:, None] - 1), tables.shape_rise[:, None], 0)
     # Building order: base, then for each arch its far support and the rise on its end knob.
-    pairs = jnp.stack([support, rises], -1).reshape(support.shape[:-1] + (2 * J,))
-    parts = jnp.concatenate([pick(tables.shape_base)[..., None], pairs], -1)
+    parts = jnp.concatenate([tables.shape_base[:, None], jnp.stack([support, rises], -1).reshape(-1, 2 * J)], -1)
     return dict(anchor_ok=anchor_ok.reshape(-1)[anchor], ok=jnp.all(ok | ~valid, -1),
-                attached=jnp.any(valid & (under > 0), -1), parts=parts, under=under)
+                attached=jnp.any(valid & (under > 0), -1), parts=parts)
+
+
+def build_parts(state: State, tables: Tables, static: Static, anchor, shape) -> jnp.ndarray:
+    """(1 + 2J,) units of each stack of a legal `shape` at `anchor`, in building order, read
+    straight off the palace (a legal staircase stays on the plate: no padding needed)."""
+    ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
+    far = tables.arch_far[shape]
+    valid, level, k = tables.arch_valid[shape], tables.arch_level[shape], tables.shape_k[shape]
+    x = jnp.clip(ax + far[:, 0], 0, BOARD_SIZE - 1)
+    y = jnp.clip(ay + far[:, 1], 0, BOARD_SIZE - 1)
+    support = jnp.where(valid, level - state.height[y, x].astype(jnp.int32), 0)
+    J = static.max_arches
+    rises = jnp.where(jnp.arange(J) < k - 1, tables.shape_rise[shape], 0)
+    return jnp.concatenate([tables.shape_base[shape][None], jnp.stack([support, rises], -1).reshape(-1)])
 
 
 def shape_mask(state: State, tables: Tables, static: Static, anchor) -> jnp.ndarray:

@@ -15,7 +15,7 @@ from jax import lax
 
 from monkey_env.actions import N_PILES, N_SLOTS, ActionLayout, Phase
 from monkey_env.geometry import BOARD_SIZE, NUM_CELLS, Colour, Knob
-from monkey_env.jaxgame.legality import anchor_mask, shape_mask, shape_parts, staircase_stacks
+from monkey_env.jaxgame.legality import anchor_mask, build_parts, shape_mask, staircase_stacks
 from monkey_env.jaxgame.state import PENDING_NONE, PENDING_SHAPE_MASK, PENDING_TURN_START, State
 from monkey_env.jaxgame.tables import Static, Tables
 
@@ -149,7 +149,7 @@ class Rules:
         J = st.max_arches
         anchor = s.anchor
         ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
-        parts = shape_parts(s, t, st, anchor, shape)["parts"]
+        parts = build_parts(s, t, st, anchor, shape)
         arches, bricks, columns = s.supply[s.current]
         k = t.shape_k[shape]
         _, used, need = staircase_stacks(parts, st.column_units, columns)
@@ -288,8 +288,26 @@ class Rules:
                           supply=s.supply.at[s.current, COLUMN].add(col.astype(jnp.int32)))
 
     # ------------------------------------------------------------ running to the next decision
-    def n_legal(self, s: State) -> jnp.ndarray:
-        return jnp.sum(self.legal_action_mask(s))
+    def n_legal_and_first(self, s: State):
+        """How many actions are legal now, and the first legal one: what `settle` needs,
+        without building the whole mask (the settle loop asks at every iteration)."""
+        L, p = self.layout, s.phase
+        cells = jnp.where(p == Phase.ANCHOR, s.anchor_mask, self.open_arch_ends(s))
+        n_cells = jnp.sum(cells)
+        buyable = self.buyable(s)
+        n_buy = jnp.sum(buyable)
+        stay = ~s.options[OPT_MONKEY_MANDATORY] | (n_cells == 0)
+        n = jnp.select(
+            [p == Phase.ANCHOR, p == Phase.SHAPE, p == Phase.BUY, p == Phase.INSTANT, p == Phase.SLOT,
+             p == Phase.MONKEY, p == Phase.FROG],
+            [n_cells, jnp.sum(s.shape_mask), n_buy + 1, 2, N_SLOTS, n_cells + stay, 2], 0)
+        first = jnp.select(
+            [p == Phase.ANCHOR, p == Phase.SHAPE, p == Phase.BUY, p == Phase.INSTANT, p == Phase.SLOT,
+             p == Phase.MONKEY, p == Phase.FROG],
+            [L.cell + jnp.argmax(cells), L.shape + jnp.argmax(s.shape_mask),
+             jnp.where(n_buy > 0, L.buy_pile + jnp.argmax(buyable), L.buy_end), L.instant_arch, L.slot,
+             jnp.where(n_cells > 0, L.cell + jnp.argmax(cells), L.monkey_stay), L.frog_take], 0)
+        return n, first.astype(jnp.int32)
 
     def settle(self, s: State, with_pending: bool = True) -> State:
         """Run to the next real decision: the stages that follow a decision, pending work,
@@ -301,13 +319,13 @@ class Rules:
 
         def cond(s):
             idle = s.stage == STAGE_NONE
-            forced = idle & (s.pending == PENDING_NONE) & (self.n_legal(s) == 1)
+            forced = idle & (s.pending == PENDING_NONE) & (self.n_legal_and_first(s)[0] == 1)
             pending = with_pending & idle & (s.pending != PENDING_NONE)
             return ~s.terminated & (~idle | forced | pending)
 
         def body(s):
             def single(s):
-                return self.apply(s, jnp.argmax(self.legal_action_mask(s)).astype(jnp.int32))
+                return self.apply(s, self.n_legal_and_first(s)[1])
 
             def idle(s):
                 if not with_pending:
