@@ -526,6 +526,11 @@ class Game:
         elif self.options.end_trigger == "last_taken" and have - got == 0:
             self._trigger_end(kind)
 
+    @property
+    def end_trigger(self) -> str:
+        """What ran short first ("arches", "bricks", "columns", "arches and bricks"), or ""."""
+        return self.end_reason.split(" ran out")[0] if self.end_triggered else ""
+
     def _trigger_end(self, kind: str) -> None:
         if not self.end_triggered:
             self.end_triggered = True

@@ -40,7 +40,7 @@ def game_summary(game: Game, decisions: int | None = None) -> dict:
         "options": {"butterfly": o.butterfly, "frog": o.frog, "monkey_move": o.monkey_move,
                     "butterfly_rule": o.butterfly_rule, "end_trigger": o.end_trigger},
         "rounds": game.round, "scores": game.scores(), "winners": game.winners(),
-        "end_trigger": game.end_reason.split(" ran out")[0], "end_reason": game.end_reason,
+        "end_trigger": game.end_trigger, "end_reason": game.end_reason,
         "tray_left": {"arches": game.tray.arches, "bricks": game.tray.bricks, "columns": game.tray.columns},
         "decisions": decisions,
     }

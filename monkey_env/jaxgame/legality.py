@@ -130,15 +130,12 @@ def shape_parts(state: State, tables: Tables, static: Static, anchor):
     ok = ((read(clear_p, tables.arch_m1) <= level) & (read(clear_p, tables.arch_m2) <= level)
           & (under <= level) & read(rest_p, tables.arch_far).astype(bool))
     support = jnp.where(valid, level - under, 0)
-    J = static.max_arches
-    rises = jnp.where(jnp.arange(J) < (k[:, None] - 1), tables.shape_rise[:, None], 0)
-    # Building order: base, then for each arch its far support and the rise on its end knob.
-    parts = jnp.concatenate([tables.shape_base[:, None], jnp.stack([support, rises], -1).reshape(-1, 2 * J)], -1)
+    parts = _building_order(tables.shape_base, support, tables.shape_rise, k)
     return dict(anchor_ok=anchor_ok.reshape(-1)[anchor], ok=jnp.all(ok | ~valid, -1),
                 attached=jnp.any(valid & (under > 0), -1), parts=parts)
 
 
-def build_parts(state: State, tables: Tables, static: Static, anchor, shape) -> jnp.ndarray:
+def build_parts(state: State, tables: Tables, anchor, shape) -> jnp.ndarray:
     """(1 + 2J,) units of each stack of a legal `shape` at `anchor`, in building order, read
     straight off the palace (a legal staircase stays on the plate: no padding needed)."""
     ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
@@ -147,9 +144,16 @@ def build_parts(state: State, tables: Tables, static: Static, anchor, shape) -> 
     x = jnp.clip(ax + far[:, 0], 0, BOARD_SIZE - 1)
     y = jnp.clip(ay + far[:, 1], 0, BOARD_SIZE - 1)
     support = jnp.where(valid, level - state.height[y, x].astype(jnp.int32), 0)
-    J = static.max_arches
-    rises = jnp.where(jnp.arange(J) < k - 1, tables.shape_rise[shape], 0)
-    return jnp.concatenate([tables.shape_base[shape][None], jnp.stack([support, rises], -1).reshape(-1)])
+    return _building_order(tables.shape_base[shape], support, tables.shape_rise[shape], k)
+
+
+def _building_order(base, support, rise, k):
+    """Units of every stack in building order: the base, then for each arch its far support
+    and the rise on its end knob (none after the last arch). `support` is (..., J)."""
+    J = support.shape[-1]
+    rises = jnp.where(jnp.arange(J) < k[..., None] - 1, rise[..., None], 0)
+    pairs = jnp.stack([support, rises], -1).reshape(support.shape[:-1] + (2 * J,))
+    return jnp.concatenate([base[..., None], pairs], -1)
 
 
 def shape_mask(state: State, tables: Tables, static: Static, anchor) -> jnp.ndarray:

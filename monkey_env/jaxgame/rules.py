@@ -149,7 +149,7 @@ class Rules:
         J = st.max_arches
         anchor = s.anchor
         ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
-        parts = build_parts(s, t, st, anchor, shape)
+        parts = build_parts(s, t, anchor, shape)
         arches, bricks, columns = s.supply[s.current]
         k = t.shape_k[shape]
         _, used, need = staircase_stacks(parts, st.column_units, columns)
