@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import statistics
 import sys
@@ -14,7 +15,11 @@ from monkey_env.game_data import load_game_data
 from monkey_env.simulate import AGENTS, make_agent, play_game
 
 
-def _add_game_options(p: argparse.ArgumentParser) -> None:
+# Further subcommands, each in its own module with a register(subparsers) function.
+COMMAND_MODULES: list[str] = []
+
+
+def add_game_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     p.add_argument("--map", default="1", help="ground map 1-4, or the path of an edited map file")
     p.add_argument("--butterfly", action="store_true", help="play with the Butterfly micro-expansion")
@@ -34,8 +39,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if len(names) != args.players:
         raise SystemExit(f"--agents needs 1 or {args.players} names, got {len(names)}")
     for n in names:
-        if n not in AGENTS:
-            raise SystemExit(f"unknown agent {n!r}; known: {', '.join(AGENTS)}")
+        try:
+            make_agent(n, 0)
+        except ValueError as e:
+            raise SystemExit(str(e))
     data = load_game_data(args.map)
     readings = dict(monkey_move=args.monkey_move, butterfly_rule=args.butterfly_rule, end_trigger=args.end_trigger)
     out_dir = Path(args.out) if args.out else None
@@ -123,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     sim = sub.add_parser("simulate", help="play N games between agents")
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--agents", default="random", help=f"comma-separated, one per seat or one for all ({', '.join(AGENTS)})")
-    _add_game_options(sim)
+    add_game_options(sim)
     sim.add_argument("--json", action="store_true", help="one JSON object per game on stdout")
     sim.add_argument("--out", help="folder to save each finished game (for `show`)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -144,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)
+
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(sub)
 
     args = parser.parse_args(argv)
     try:

@@ -8,18 +8,7 @@ from monkey_env.engine import Game, GameOptions
 from monkey_env.game_data import GameData
 
 
-def _random(seed: int):
-    from agents.random_agent import RandomAgent
-    return RandomAgent(seed)
-
-
-AGENTS = {"random": _random}
-
-
-def make_agent(name: str, seed: int):
-    if name not in AGENTS:
-        raise ValueError(f"unknown agent {name!r}; known: {', '.join(AGENTS)}")
-    return AGENTS[name](seed)
+from agents.registry import BUILT_IN as AGENTS, make_agent  # noqa: F401  (re-exported)
 
 
 def play_game(options: GameOptions, agents: list, data: GameData | None = None) -> tuple[Game, dict]:

@@ -1,0 +1,50 @@
+"""Agents by name: the built-in ones, or any class given by import path ``package.module:Class``.
+
+A factory takes the agent's seed (every random choice of the agent comes from it). User
+classes are built as ``Class(seed=seed)`` when their constructor takes a seed, else ``Class()``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Callable
+
+
+def _random(seed: int):
+    from agents.random_agent import RandomAgent
+    return RandomAgent(seed)
+
+
+BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random}
+
+
+def register(name: str, factory: Callable[[int], object]) -> None:
+    """Add a built-in agent name (the baselines register themselves here)."""
+    BUILT_IN[name] = factory
+
+
+def known_names() -> list[str]:
+    return sorted(BUILT_IN)
+
+
+def make_agent(name: str, seed: int = 0):
+    """The agent called `name` (a built-in name or ``package.module:Class``), seeded."""
+    if name in BUILT_IN:
+        return BUILT_IN[name](seed)
+    if ":" not in name:
+        raise ValueError(f"unknown agent {name!r}; known: {', '.join(known_names())}, "
+                         "or an import path package.module:Class")
+    module_name, _, class_name = name.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ValueError(f"agent {name!r}: cannot import module {module_name!r} ({e})") from e
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise ValueError(f"agent {name!r}: module {module_name!r} has no {class_name!r}")
+    takes_seed = "seed" in inspect.signature(cls).parameters
+    agent = cls(seed=seed) if takes_seed else cls()
+    if not (hasattr(agent, "act") or hasattr(agent, "act_batch")):
+        raise ValueError(f"agent {name!r}: {class_name} has neither act(game, mask) nor act_batch(...)")
+    return agent

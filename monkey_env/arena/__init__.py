@@ -1,0 +1,1 @@
+"""Tournaments between agents: fair schedules, durable results in SQLite, ratings and reports."""

@@ -1,0 +1,1 @@
+"""Balance analysis of Monkey Cards, ground maps, seats and options."""
