@@ -37,6 +37,11 @@ class BatchResult:
     colour_builds: np.ndarray    # (B, players, 3) staircases built on light / dark / gold studs
     seconds: float = 0.0
     extra: dict = field(default_factory=dict)
+    # Added for the balance report (None when a caller builds a BatchResult without them):
+    card_top_turns: np.ndarray | None = None  # (B, C) owner's turns ended with the card on top of a slot
+    #                                           (turns it paid its recurring supply)
+    holders: np.ndarray | None = None         # (B, 3) seat holding the monkey, butterfly, frog trophy at the end; -1
+    bonus_cards: np.ndarray | None = None     # (B, players) bonus cards earned
 
     def ranks(self) -> np.ndarray:
         """(B, players) rank of each seat, 1 = best; tied seats share the better rank."""
@@ -71,6 +76,8 @@ def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, s
     card_round = np.full((batch, n_cards), -1, np.int64)
     colour_builds = np.zeros((batch, players, 3), np.int64)
     decisions = np.zeros(batch, np.int64)
+    card_top_turns = np.zeros((batch, n_cards), np.int64)
+    rows_all = np.arange(batch)
     for _ in range(max_decisions):
         done = np.asarray(states.terminated)
         if done.all():
@@ -83,6 +90,7 @@ def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, s
             chosen = jnp.asarray(agent.act_batch(jg, states, masks, sub), jnp.int32)
             actions = jnp.where(current == seat, chosen, actions)
         before_owner, before_colour, before_current = states.card_owner, states.colour, np.asarray(current)
+        before_turns = states.turns_played
         states = jg.batch_step(states, actions)
         decisions += ~done
         new_cards = np.asarray((before_owner < 0) & (states.card_owner >= 0))
@@ -92,10 +100,19 @@ def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, s
         if built.any():
             rows = np.flatnonzero(built)
             colour_builds[rows, before_current[rows], np.asarray(states.colour)[rows]] += 1
+        ended = np.asarray((states.turns_played > before_turns) & ~states.illegal)
+        if ended.any():
+            rows = rows_all[ended]
+            tops = np.asarray(states.slot_top)[rows, before_current[rows]]  # (r, slots): what paid the recurring supply
+            r_idx = np.repeat(rows, tops.shape[1])
+            ok = tops.reshape(-1) >= 0
+            np.add.at(card_top_turns, (r_idx[ok], tops.reshape(-1)[ok]), 1)
     else:
         raise RuntimeError(f"games not finished after {max_decisions} decisions")
     scores = np.asarray(jg.batch_bananas(states))[:, :players]
     return BatchResult(seeds=seeds, scores=scores, rounds=np.asarray(states.round), end_kind=np.asarray(states.end_kind),
                        illegal=np.asarray(states.illegal), decisions=decisions,
                        card_owner=np.asarray(states.card_owner).astype(np.int64), card_round=card_round,
-                       colour_builds=colour_builds, seconds=time.perf_counter() - t0)
+                       colour_builds=colour_builds, seconds=time.perf_counter() - t0,
+                       card_top_turns=card_top_turns, holders=np.asarray(states.holders).astype(np.int64),
+                       bonus_cards=np.asarray(states.bonus_cards)[:, :players].astype(np.int64))
