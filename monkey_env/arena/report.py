@@ -44,7 +44,10 @@ def print_report(report: dict, console=None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = console or Console()
+    if console is None:
+        console = Console()
+        if not console.is_terminal:      # a file or a pipe: wide enough for the tables
+            console = Console(width=150)
     t = report["tournament"]
     opts = ", ".join(f"{k}={v}" for k, v in t["options"].items())
     console.print(f"[bold]Tournament {t['id']}[/bold] in {report['database']}: {report['games_recorded']} games, "
