@@ -16,7 +16,7 @@ from monkey_env.simulate import AGENTS, make_agent, play_game
 
 
 # Further subcommands, each in its own module with a register(subparsers) function.
-COMMAND_MODULES: list[str] = ["monkey_env.arena.cli", "monkey_env.play"]
+COMMAND_MODULES: list[str] = ["monkey_env.arena.cli", "monkey_env.play", "monkey_env.balance.cli"]
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:

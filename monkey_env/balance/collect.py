@@ -173,11 +173,13 @@ class Collector:
             self._map_files[(name, str(m))] = str(f)
 
     def game(self, variant: str):
-        if variant not in self._games:
+        """The JaxGame of a variant's game data; variants with the same data share one (one compilation)."""
+        key = repr(sorted(self._data[variant].items()))
+        if key not in self._games:
             from monkey_env.game_data import load_game_data
             from monkey_env.jaxgame.env import JaxGame
-            self._games[variant] = JaxGame(data=load_game_data(1, **self._data[variant]))
-        return self._games[variant]
+            self._games[key] = JaxGame(data=load_game_data(1, **self._data[variant]))
+        return self._games[key]
 
     def agent(self, name: str, seat: int):
         if (name, seat) not in self._agents:
@@ -254,10 +256,12 @@ class Plan:
         return out
 
 
-def collect(plan: Plan, collector: Collector, meta: dict | None = None) -> Dataset:
+def collect(plan: Plan, collector: Collector, meta: dict | None = None,
+            cells: list[tuple[Cell, int, int]] | None = None) -> Dataset:
+    """Play the plan's cells (or these (cell, games, first seed) instead)."""
     ds = Dataset(meta=dict(meta or {}))
     t0 = time.perf_counter()
-    todo = plan.cells()
+    todo = plan.cells() if cells is None else cells
     for i, (cell, games, seed0) in enumerate(todo):
         if collector.progress:
             print(f"[{i + 1}/{len(todo)}]", end="", file=sys.stderr)

@@ -85,7 +85,9 @@ def wilson(k: float, n: int, conf: float = CONF) -> Estimate:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), int(n), conf=conf)
+    lo = 0.0 if k <= 0 else max(0.0, centre - half)
+    hi = 1.0 if k >= n else min(1.0, centre + half)
+    return Estimate(p, lo, hi, int(n), conf=conf)
 
 
 def mean_ci(x, conf: float = CONF) -> Estimate:
