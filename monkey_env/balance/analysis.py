@@ -82,6 +82,7 @@ def map_figures(rec: Records) -> dict:
     total = builds.sum(1, keepdims=True)
     share = np.divide(builds, total, out=np.zeros_like(builds), where=total > 0)
     top = np.sort(rec.scores, 1)[:, ::-1]
+    detail = bool(total.sum() > 0)                 # games read from the arena database have no colours
     return dict(
         n=n, players=rec.players,
         score=_d(S.mean_ci(rec.scores.reshape(-1))),
@@ -92,7 +93,7 @@ def map_figures(rec: Records) -> dict:
         rounds_range=[int(rec.rounds.min()), int(np.median(rec.rounds)), int(rec.rounds.max())],
         rounds_hist={int(v): int(c) for v, c in zip(*np.unique(rec.rounds, return_counts=True))},
         end=ends,
-        colour_share={c: _d(S.mean_ci(share[:, i])) for i, c in enumerate(COLOURS)},
+        colour_share={c: _d(S.mean_ci(share[:, i])) for i, c in enumerate(COLOURS)} if detail else {},
         staircases_per_game=_d(S.mean_ci(total[:, 0])),
         decisions=_d(S.mean_ci(rec.decisions)),
     )
@@ -110,7 +111,8 @@ def maps_section(ds: Dataset, variant: str = "default") -> dict:
             out["vs_map1"].append(dict(players=c.players, map=c.map,
                                        rounds=_d(S.diff_means(r.rounds, ref.rounds)),
                                        score=_d(S.diff_means(r.scores.mean(1), ref.scores.mean(1))),
-                                       gold_share=_d(S.diff_means(_gold(r), _gold(ref)))))
+                                       gold_share=_d(S.diff_means(_gold(r), _gold(ref)))
+                                       if r.colour_builds.sum() and ref.colour_builds.sum() else None))
     return out
 
 
@@ -169,6 +171,8 @@ def cards_section(ds: Dataset, cards: list[dict], variant: str = "default") -> d
         if not recs:
             continue
         rec = Records.concat(recs)
+        if rec.card_owner.shape[1] < len(cards):    # games read from the arena database: no card records
+            continue
         n = rec.n
         wins = split_wins(rec)                      # (G, P)
         owner = rec.card_owner                      # (G, C)

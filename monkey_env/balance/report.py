@@ -142,7 +142,7 @@ def plot_maps(fig: dict, out: Path) -> list[str]:
     axes[0].legend(fontsize=8)
     w = 0.27
     for i, col in enumerate(COLOURS):
-        _bars(axes[1], xs, [c["colour_share"][col] for c in cells], w, (i - 1) * w,
+        _bars(axes[1], xs, [c["colour_share"].get(col, {}) for c in cells], w, (i - 1) * w,
               {"light": "#74c476", "dark": "#238b45", "gold": "#e6ab02"}[col], f"{col} studs", 100)
     axes[1].set_xticks(xs, labels, rotation=45, ha="right")
     axes[1].set_ylabel("% of a game's staircases (mean, 95% CI)")
@@ -363,12 +363,13 @@ def tables(fig: dict) -> list[tuple[str, list[str], list[list[str]]]]:
     rows = [[str(c["players"]), c["map"], fmt(c["score"], digits=2), fmt(c["winner_score"], digits=2),
              fmt(c["margin"], digits=2), fmt(c["rounds"], digits=2), "{}/{}/{}".format(*c["rounds_range"]),
              ", ".join(f"{k} {_num(v['value'], True, 0)}" for k, v in c["end"].items() if v["value"]),
-             " / ".join(_num(c["colour_share"][k]["value"], True, 0) for k in COLOURS)]
+             " / ".join(_num(c["colour_share"][k]["value"], True, 0) for k in COLOURS) if c["colour_share"] else "n/a"]
             for c in fig["maps"]["cells"]]
     t.append(("Ground maps: scores, length, what ended the game, stud colours (light / dark / gold)",
               ["players", "map", "score per seat", "winner score", "margin 1st-2nd", "rounds", "min/median/max",
                "ended by", "colours"], rows))
-    rows = [[str(c["players"]), c["map"], fmt(c["rounds"], digits=2), fmt(c["score"], digits=2), fmt(c["gold_share"], True)]
+    rows = [[str(c["players"]), c["map"], fmt(c["rounds"], digits=2), fmt(c["score"], digits=2),
+             fmt(c["gold_share"], True) if c["gold_share"] else "n/a"]
             for c in fig["maps"]["vs_map1"]]
     if rows:
         t.append(("Maps against map 1 (differences, Welch)", ["players", "map", "rounds", "score per seat",
