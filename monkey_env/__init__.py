@@ -8,3 +8,11 @@ from monkey_env.game_data import GameData, load_game_data
 __all__ = ["ActionLayout", "ConfigError", "Game", "GameData", "GameOptions", "IllegalActionError",
            "Phase", "SaveFileError", "load_game_data"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name):
+    # The PettingZoo environment loads JAX and PettingZoo: only when asked for.
+    if name in ("env", "raw_env"):
+        from monkey_env import pettingzoo_env
+        return getattr(pettingzoo_env, name)
+    raise AttributeError(f"module 'monkey_env' has no attribute {name!r}")

@@ -12,6 +12,7 @@ from pathlib import Path
 from monkey_env.config import ConfigError
 from monkey_env.engine import Game, GameOptions, SaveFileError, _read_json
 from monkey_env.game_data import load_game_data
+from monkey_env.jax_cache import enable_compilation_cache
 from monkey_env.simulate import AGENTS, make_agent, play_game
 
 
@@ -124,6 +125,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    enable_compilation_cache()
     parser = argparse.ArgumentParser(prog="monkey-palace", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 

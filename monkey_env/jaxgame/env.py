@@ -249,3 +249,18 @@ class JaxGame:
 
     def scores(self, state: State) -> np.ndarray:
         return np.asarray(self.rules.bananas(state))[:int(state.players)]
+
+
+_SHARED: dict[tuple, JaxGame] = {}
+
+
+def shared_jax_game(*, cards=None, boards=None, catalogue=None, illegal_penalty: float = -10.0) -> JaxGame:
+    """One JaxGame per set of game data (and penalty), shared by every environment of the process.
+
+    A JaxGame compiles its functions on first use (tens of seconds); maps, player counts and
+    options are traced parameters, so environments that differ only in those share one."""
+    key = (str(cards), str(boards), str(catalogue), float(illegal_penalty))
+    if key not in _SHARED:
+        data = load_game_data(1, cards=cards, boards=boards, catalogue=catalogue)
+        _SHARED[key] = JaxGame(data=data, illegal_penalty=illegal_penalty)
+    return _SHARED[key]

@@ -1,0 +1,56 @@
+"""Reward modes shared by every environment.
+
+Given each seat's change of Banana Points at a step (``deltas``, shape (players,)), the
+reward of each seat is:
+
+- ``"banana"`` (default): its own change. A card counts when bought, a bonus card when
+  taken, a trophy when won, and a trophy lost is a negative reward to the loser at once, so
+  a seat's rewards over a game sum to its final Banana Points.
+- ``"zero_sum"``: its own change minus the mean change of the other seats; the rewards of a
+  step sum to zero, and over a game to the seat's score minus the others' mean score.
+- ``"terminal"``: 0 until the game ends, then +1 for each seat with the highest score (ties
+  share the win) and -1 for every other seat.
+
+An illegal action (the environments end the game on one) gives its player the illegal
+penalty and the others 0, whatever the mode.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+REWARD_MODES = ("banana", "zero_sum", "terminal")
+
+
+def check_mode(mode: str) -> str:
+    if mode not in REWARD_MODES:
+        raise ValueError(f"unknown reward mode {mode!r}; choose one of {', '.join(REWARD_MODES)}")
+    return mode
+
+
+def seat_rewards(mode: str, deltas: np.ndarray, scores: np.ndarray, game_over: bool) -> np.ndarray:
+    """Rewards of every seat for one step (float32, shape (players,))."""
+    deltas = np.asarray(deltas, np.float32)
+    n = len(deltas)
+    if mode == "banana":
+        return deltas
+    if mode == "zero_sum":
+        others = (deltas.sum() - deltas) / (n - 1)
+        return deltas - others
+    if not game_over:
+        return np.zeros(n, np.float32)
+    scores = np.asarray(scores)
+    return np.where(scores == scores.max(), 1.0, -1.0).astype(np.float32)
+
+
+def batch_seat_rewards(mode: str, deltas: np.ndarray, scores: np.ndarray, game_over: np.ndarray,
+                       players: int) -> np.ndarray:
+    """The same for a batch: deltas and scores (B, 4) with seats past `players` ignored."""
+    deltas = np.asarray(deltas, np.float32)[:, :players]
+    if mode == "banana":
+        return deltas
+    if mode == "zero_sum":
+        return deltas - (deltas.sum(1, keepdims=True) - deltas) / (players - 1)
+    scores = np.asarray(scores)[:, :players]
+    win = np.where(scores == scores.max(1, keepdims=True), 1.0, -1.0).astype(np.float32)
+    return np.where(np.asarray(game_over)[:, None], win, 0.0).astype(np.float32)
