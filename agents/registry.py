@@ -16,7 +16,12 @@ def _random(seed: int):
     return RandomAgent(seed)
 
 
-BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random}
+def _greedy(seed: int):
+    from agents.greedy import GreedyAgent
+    return GreedyAgent(seed)
+
+
+BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _greedy}
 
 
 def register(name: str, factory: Callable[[int], object]) -> None:

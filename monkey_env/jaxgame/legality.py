@@ -59,32 +59,42 @@ def anchor_mask(state: State, tables: Tables, static: Static) -> jnp.ndarray:
     The catalogue is the same for every heading, turned: so the palace is turned instead
     (heading h onto east), and one east-facing subtree per base is evaluated for all
     (heading, base) pairs at once with vmap, then turned back."""
+    found = lane_walk(state, static, lambda acc, extra, node: acc | node["legal"], jnp.zeros((BOARD_SIZE, BOARD_SIZE), bool))
+    return found.any(0).reshape(-1)
+
+
+def lane_walk(state: State, static: Static, on_node, init, extra=None):
+    """Walk the east subtree in every (heading, base) lane of the turned palace, all anchors
+    at once: ``acc = on_node(acc, extra, node)`` at every tree node (one shape per lane), where
+    ``node`` holds the node's ``depth`` (arches), its last arch's ``level`` (brick units), the
+    (32, 32) planes ``legal`` (the shape is legal from that anchor) and ``tallest`` (its
+    tallest stack, units), all in the lane's turned frame. ``extra`` (a (32, 32) plane or
+    None) is turned with the lane. Returns the lanes' final ``acc`` planes turned back,
+    stacked: (n_lanes, 32, 32)."""
     height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
     arches, bricks, columns = state.supply[state.current].astype(jnp.int8)
     turns = [h - 1 for h in static.headings]  # counter-clockwise quarter turns taking heading h to east
     lanes = [(k, b) for k in turns for b in static.bases]
     stack = lambda plane: jnp.stack([jnp.rot90(plane, k) for k, _ in lanes])  # noqa: E731
-    found = jax.vmap(lambda h, c, r, a, base: _east_subtree(h, c, r, a, base, arches, bricks, columns, static))(
+    extras = None if extra is None else stack(extra)
+    found = jax.vmap(lambda h, c, r, a, base, e: _east_subtree(h, c, r, a, base, arches, bricks, columns, static,
+                                                               on_node, init, e))(
         stack(height_p), stack(clear_p), stack(rest_p), stack(anchor_ok),
-        jnp.asarray([b for _, b in lanes], jnp.int8))
-    out = jnp.zeros((BOARD_SIZE, BOARD_SIZE), bool)
-    for i, (k, _) in enumerate(lanes):
-        out |= jnp.rot90(found[i], -k)
-    return out.reshape(-1)
+        jnp.asarray([b for _, b in lanes], jnp.int8), extras)
+    return jnp.stack([jnp.rot90(found[i], -k) for i, (k, _) in enumerate(lanes)])
 
 
-def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, arches, bricks, columns, static: Static):
-    """Anchors from which some east-heading shape with this base is legal (the tree unrolled)."""
+def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, arches, bricks, columns, static: Static,
+                  on_node, acc, extra):
+    """The tree unrolled for one lane (east-heading shapes with this base), see lane_walk."""
     pad, cu = static.pad, static.column_units
     size = BOARD_SIZE
 
     def at(plane, d):
         return plane[pad + d[1]: pad + d[1] + size, pad + d[0]: pad + d[0] + size]
 
-    found = jnp.zeros((size, size), bool)
-
-    def visit(node, alive, units, slots, attached):
-        nonlocal found
+    def visit(node, alive, units, slots, attached, tallest):
+        nonlocal acc
         depth, m1, m2, far, level_offset, rise, children = node
         level = (base + level_offset).astype(jnp.int8)
         below_leg = base if depth == 1 else jnp.int8(rise)
@@ -95,14 +105,18 @@ def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, arches, bricks, co
         slots = slots + below_leg // cu + div_small(support, cu)
         alive = alive & (bricks_needed(units, slots, columns, cu) <= bricks)
         attached = attached | (under > 0)
-        found = found | (alive & attached & (depth <= arches))
+        # The stacks of a path: the base, then per arch its far support and the rise under the
+        # next arch (the last arch has none). Unused by the anchor mask, so compiled away there.
+        tallest = jnp.maximum(tallest, jnp.maximum(below_leg, support))
+        acc = on_node(acc, extra, dict(depth=depth, level=level, legal=alive & attached & (depth <= arches),
+                                       tallest=tallest))
         for child in children:
-            visit(child, alive, units, slots, attached)
+            visit(child, alive, units, slots, attached, tallest)
 
     zero = jnp.zeros((size, size), jnp.int8)
     for root in static.east_tree:
-        visit(root, anchor_ok, zero, zero, jnp.zeros((size, size), bool))
-    return found
+        visit(root, anchor_ok, zero, zero, jnp.zeros((size, size), bool), zero)
+    return acc
 
 
 def staircase_stacks(units_parts, column_units: int, columns):
