@@ -168,6 +168,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
         self._refresh()
         self._accumulate_rewards()
 
+    def scores(self) -> list[int]:
+        """Every player's Banana Points now (the final scores once the game is over)."""
+        return [int(v) for v in self._scores()]
+
     def _scores(self) -> np.ndarray:
         return self.jax_game.scores(self.state)
 

@@ -212,7 +212,10 @@ class JaxGame:
         """
         t = self.tables
         player = jnp.asarray(player, jnp.int32)
-        rot = (jnp.arange(MAX_PLAYERS) + player) % MAX_PLAYERS
+        # Seats relative to the observer, counted among the players of this game (so the next
+        # player is always second, whatever the observer's seat); empty seats stay last.
+        seats = jnp.arange(MAX_PLAYERS)
+        rot = jnp.where(seats < state.players, (seats + player) % state.players, seats)
         knob = jax.nn.one_hot(state.knob, 13, axis=0)
         animal = jnp.zeros((3, NUM_CELLS), jnp.float32)
         animal = animal.at[jnp.arange(3), jnp.maximum(state.animals, 0)].set((state.animals >= 0).astype(jnp.float32))
@@ -229,9 +232,9 @@ class JaxGame:
         pile_top = jnp.where(has, jnp.concatenate([t.card_cost[top][:, None], t.card_bananas[top][:, None],
                                                     t.card_recurring[top]], 1), 0)
         slot_rec = jnp.where(state.slot_top[..., None] >= 0, t.card_recurring[jnp.maximum(state.slot_top, 0)], 0)
-        holders = jax.nn.one_hot(jnp.where(state.holders >= 0, (state.holders - player) % MAX_PLAYERS, 4), 5)
+        holders = jax.nn.one_hot(jnp.where(state.holders >= 0, (state.holders - player) % state.players, 4), 5)
         vector = jnp.concatenate([
-            jax.nn.one_hot(state.phase, 8), jax.nn.one_hot((state.current - player) % MAX_PLAYERS, 4),
+            jax.nn.one_hot(state.phase, 8), jax.nn.one_hot((state.current - player) % state.players, 4),
             state.supply[rot].reshape(-1) / 10.0, state.tray / 80.0, state.pile_len / 8.0,
             pile_top.reshape(-1) / 8.0, slot_rec[rot].reshape(-1) / 4.0, state.bonus_cards[rot] / 4.0,
             holders.reshape(-1), jnp.stack([state.credits / 6.0, state.round / 16.0,
