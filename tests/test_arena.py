@@ -61,7 +61,7 @@ def test_each_deal_is_replayed_for_every_seating_and_chunks_cover_the_schedule_o
     assert sorted(indices) == list(range(s.total_games))
     by_deal = {}
     for c in chunks:
-        assert all(len(set(c.seating)) == 2 for _ in [0])
+        assert len(set(c.seating)) == 2
         for deal, seed, index in zip(c.deals, c.seeds, c.indices):
             assert seed == 100 + deal and s.game(index) == (deal, c.seating, seed)
             by_deal.setdefault(seed, []).append(c.seating)
