@@ -55,8 +55,9 @@ class JaxVecEnv(VecEnv):
         self._observe = jax.jit(jax.vmap(jg.observe))
         self._keep = jax.jit(lambda need, new, old: jax.tree_util.tree_map(
             lambda a, b: jnp.where(need.reshape((-1,) + (1,) * (a.ndim - 1)), a, b), new, old))
-        self._refill = jax.jit(lambda states, idx, pool, pool_idx: jax.tree_util.tree_map(
-            lambda s, p: s.at[idx].set(p[pool_idx]), states, pool))
+        # Fixed shapes (one pool index per game, used where `reset`), so it compiles once.
+        self._refill = jax.jit(lambda states, reset, pool, pool_idx: self._keep(
+            reset, jax.tree_util.tree_map(lambda p: p[pool_idx], pool), states))
         self.render_mode = None
         super().__init__(num_envs, observation_space(jg), spaces.Discrete(jg.num_actions))
         self._pool = None
@@ -180,9 +181,12 @@ class JaxVecEnv(VecEnv):
         if self._pool is None or self._pool_next + k > self.num_envs:
             self._pool = self.jax_game.batch_init(self._keys(self.num_envs), self._batch_params(self.num_envs))
             self._pool_next = 0
-        take = jnp.arange(self._pool_next, self._pool_next + k)
+        reset = np.zeros(self.num_envs, bool)
+        reset[rows] = True
+        take = np.zeros(self.num_envs, np.int32)
+        take[rows] = np.arange(self._pool_next, self._pool_next + k)
         self._pool_next += k
-        self.states = self._refill(self.states, jnp.asarray(rows), self._pool, take)
+        self.states = self._refill(self.states, jnp.asarray(reset), self._pool, jnp.asarray(take))
         self.seat[rows] = self._draw_seats(k)
         self.opponent[rows] = self.rng.choice(len(self.opponents), size=k, p=self.opponent_weights)
         self.episode_return[rows] = 0.0

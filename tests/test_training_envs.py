@@ -1,0 +1,125 @@
+"""The single-agent Gymnasium env and the batched SB3 VecEnv that training uses."""
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from monkey_env.gym_env import MonkeyPalaceGymEnv
+from monkey_env.vec_env import JaxVecEnv
+
+# One batch size for every VecEnv here: each new batch shape compiles the JAX engine again.
+N = 8
+
+
+def test_gym_env_passes_gymnasium_check_env():
+    check_env(MonkeyPalaceGymEnv(players=3, map=2, frog=True, learner_seat=None), skip_render_check=True)
+
+
+def test_gym_episode_rewards_sum_to_the_learners_score():
+    env = MonkeyPalaceGymEnv(players=2, map=1, learner_seat=1)
+    obs, info = env.reset(seed=3)
+    assert info["seat"] == 1 and obs["planes"].shape == (20, 32, 32)
+    assert env.observation_space.contains(obs)
+    rng = np.random.default_rng(0)
+    total, done = 0.0, False
+    while not done:
+        mask = env.action_masks()
+        assert mask.any()
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        total += reward
+        done = terminated or truncated
+    assert total == info["scores"][1]
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
+def test_gym_learner_seat_drawn_per_episode_from_the_seed():
+    env = MonkeyPalaceGymEnv(players=4, map=3, learner_seat=None)
+    seats = [env.reset(seed=s)[1]["seat"] for s in range(12)]
+    assert len(set(seats)) > 1
+    assert seats == [env.reset(seed=s)[1]["seat"] for s in range(12)]
+
+
+def test_gym_rejects_a_bad_opponent_list():
+    with pytest.raises(ValueError, match="opponents"):
+        MonkeyPalaceGymEnv(players=3, opponents=["random"])
+    with pytest.raises(ValueError, match="unknown agent"):
+        MonkeyPalaceGymEnv(players=2, opponents="nobody").reset(seed=0)
+
+
+def run_random(venv, steps, seed=0):
+    rng = np.random.default_rng(seed)
+    episodes, trace = [], []
+    for _ in range(steps):
+        masks = venv.action_masks()
+        assert masks.any(axis=1).all(), "every game waits at a learner decision"
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, rewards, dones, infos = venv.step(actions)
+        trace.append((actions, rewards.copy(), dones.copy()))
+        for i, info in enumerate(infos):
+            if dones[i]:
+                assert "terminal_observation" in info
+                episodes.append(info["episode"])
+    return episodes, trace
+
+
+def test_vec_env_resets_games_and_returns_episode_scores():
+    venv = JaxVecEnv(N, players=2, map=1, opponents=["random"], seed=1)
+    obs = venv.reset()
+    assert obs["planes"].shape == (N, 20, 32, 32) and obs["vector"].shape[0] == N
+    assert venv.observation_space.contains({k: v[0] for k, v in obs.items()})
+    # Every game is at one of the learner's decisions.
+    current = np.asarray(venv.states.current)
+    assert (current == venv.seat).all()
+    episodes, _ = run_random(venv, 120)
+    assert len(episodes) >= N
+    for ep in episodes:
+        # Banana rewards: the return of an episode is the learner's final score.
+        assert ep["r"] == pytest.approx(ep["score"])
+        assert ep["l"] > 5 and not ep["illegal"]
+    assert {ep["seat"] for ep in episodes} == {0, 1}
+
+
+def test_vec_env_is_deterministic_for_a_seed():
+    a = JaxVecEnv(N, players=3, map=2, seed=7)
+    b = JaxVecEnv(N, players=3, map=2, seed=7)
+    a.reset(), b.reset()
+    _, ta = run_random(a, 30, seed=2)
+    _, tb = run_random(b, 30, seed=2)
+    for (xa, ra, da), (xb, rb, db) in zip(ta, tb):
+        np.testing.assert_array_equal(xa, xb)
+        np.testing.assert_array_equal(ra, rb)
+        np.testing.assert_array_equal(da, db)
+
+
+def test_vec_env_zero_sum_rewards_and_bad_options():
+    venv = JaxVecEnv(N, players=2, map=4, reward_mode="zero_sum", learner_seat=0, seed=3)
+    venv.reset()
+    episodes, _ = run_random(venv, 120)
+    assert episodes
+    for ep in episodes:
+        assert ep["seat"] == 0
+    with pytest.raises(ValueError, match="opponent_weights"):
+        JaxVecEnv(2, opponents=["random", "random"], opponent_weights=[1.0])
+    with pytest.raises(ValueError, match="learner_seat"):
+        JaxVecEnv(2, players=2, learner_seat=2)
+
+
+def test_maskable_ppo_trains_on_the_vec_env():
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.manual_seed(0)
+    venv = JaxVecEnv(N, players=2, map=1, seed=0)
+    model = MaskablePPO("MultiInputPolicy", venv, n_steps=32, batch_size=64, n_epochs=2, seed=0, verbose=0,
+                        policy_kwargs={"net_arch": [64]})
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    model.learn(total_timesteps=512)
+    assert model.num_timesteps >= 512
+    changed = sum(not torch.equal(a, b) for a, b in zip(before, model.policy.parameters()))
+    assert changed > 0, "PPO updated no weights"
+    # The trained policy only ever picks legal actions when given the masks.
+    obs = venv.reset()
+    actions, _ = model.predict(obs, action_masks=venv.action_masks(), deterministic=True)
+    assert venv.action_masks()[np.arange(N), actions].all()
