@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import time
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +45,14 @@ def use_jax_cache() -> None:
     Path(path).mkdir(parents=True, exist_ok=True)
     jax.config.update("jax_compilation_cache_dir", path)
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 1.0)
+
+
+@cache
+def shared_jax_game():
+    """One JaxGame per process: its compiled programs serve every tournament played here."""
+    use_jax_cache()
+    from monkey_env.jaxgame import JaxGame
+    return JaxGame()
 
 
 class ChunkPlayer:
@@ -102,20 +111,35 @@ class ChunkPlayer:
 
         s = self.spec
         if self._jax_game is None:
-            use_jax_cache()
-            from monkey_env.jaxgame import JaxGame
-            self._jax_game = JaxGame()
+            self._jax_game = shared_jax_game()
         agents = []
-        for name in chunk.seating:
+        for seat, name in enumerate(chunk.seating):
             if name not in self._batch_agents:
                 self._batch_agents[name] = make_agent(name, 0)   # act_batch draws from the key
-            agents.append(self._batch_agents[name])
-        key = derived_seed(s["seed"], chunk.deals[0], chunk.seating_index, len(todo))
-        r = play_batch(self._jax_game, agents, players=s["players"], map=s["map"],
-                       seeds=[chunk.seeds[i] for i in todo], options=s["options"], agent_key=key)
+            agents.append(OnTurn(self._batch_agents[name], seat))
+        # Always the whole chunk, padded to the chunk size with its last deal: one compiled shape
+        # for every chunk, and a game plays the same whether or not its neighbours were recorded.
+        seeds = list(chunk.seeds) + [chunk.seeds[-1]] * (s["chunk"] - len(chunk.seeds))
+        key = derived_seed(s["seed"], chunk.deals[0], chunk.seating_index)
+        r = play_batch(self._jax_game, agents, players=s["players"], map=s["map"], seeds=seeds,
+                       options=s["options"], agent_key=key)
         per_game = r.seconds / len(todo)
         rows = []
-        for b, i in enumerate(todo):
-            end = "illegal action" if r.illegal[b] else (END_KIND_NAMES[r.end_kind[b]] if r.end_kind[b] >= 0 else "")
-            rows.append(self._row(chunk, i, r.scores[b], r.rounds[b], end, r.decisions[b], per_game))
+        for i in todo:
+            end = "illegal action" if r.illegal[i] else (END_KIND_NAMES[r.end_kind[i]] if r.end_kind[i] >= 0 else "")
+            rows.append(self._row(chunk, i, r.scores[i], r.rounds[i], end, r.decisions[i], per_game))
         return rows
+
+
+class OnTurn:
+    """An agent shown only the games where its seat is to move: the other rows get an all-false
+    mask, as finished games do, so a costly policy does not score the other seats' decisions
+    (play_batch asks every seat's agent for the whole batch and keeps the actions of the seat
+    to move). The actions kept are the same as without it."""
+
+    def __init__(self, agent, seat: int):
+        self.agent, self.seat = agent, seat
+        self.name = getattr(agent, "name", type(agent).__name__)
+
+    def act_batch(self, jax_game, states, masks, key):
+        return self.agent.act_batch(jax_game, states, masks & (states.current == self.seat)[:, None], key)

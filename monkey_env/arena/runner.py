@@ -67,11 +67,11 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     data = load_game_data(str(map))
     game_config = {"players": players, "map": str(map), "options": options, "data": data.fingerprint}
     spec = {"players": players, "map": str(map), "options": options, "engine": engine, "seed": seed,
-            "config_hash": config_hash(game_config)}
+            "chunk": chunk, "config_hash": config_hash(game_config)}
     versions = {n: agent_version(a) for n, a in built.items()}
     schedule = Schedule(tuple(agents), players, games, seed, chunk)
     # The number of games is left out of the identity: asking for more continues the tournament.
-    key = config_hash({"agents": agents, "versions": versions, "spec": spec, "chunk": chunk})
+    key = config_hash({"agents": agents, "versions": versions, "spec": spec})
     return Plan(schedule, spec, versions, key)
 
 
