@@ -32,6 +32,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, help="default: every core")
     ap.add_argument("--chunk", type=int, default=500, help="games per JAX batch")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--time-limit", type=float, help="seconds; start no new chunk after (the rate is still measured)")
     ap.add_argument("--db", help="results file (default: a fresh one in a temporary folder)")
     ap.add_argument("--out", help="also write the JSON here")
     args = ap.parse_args()
@@ -41,13 +42,14 @@ def main() -> None:
     t0 = time.perf_counter()
     plan = plan_tournament(agents, 2, "1", OPTIONS, args.games, args.seed, "jax", args.chunk)
     db = Results(db_path)
-    tour, added = run_tournament(db, plan, workers=args.workers, progress=True)
+    tour, added = run_tournament(db, plan, workers=args.workers, progress=True, time_limit=args.time_limit)
     seconds = time.perf_counter() - t0
     report = build_report(db, tour.id)
     played = [g["duration"] for g in db.games(tour.id)]
     result = {
         "agents": agents, "games": added, "games_recorded": report["games_recorded"], "wall_seconds": round(seconds, 1),
-        "games_per_second": round(added / seconds, 2), "play_seconds_in_batches": round(sum(played), 1),
+        "games_per_second": round(added / seconds, 2),
+        "projected_seconds_for_all": round(plan.schedule.total_games * seconds / added, 0) if added else None, "play_seconds_in_batches": round(sum(played), 1),
         "workers": args.workers or os.cpu_count(), "chunk": args.chunk, "cpus": os.cpu_count(), "database": str(db_path),
         "leaderboard": [{k: r[k] for k in ("agent", "mu", "sigma", "first_place", "mean_bananas")}
                         for r in report["leaderboard"]],

@@ -219,3 +219,12 @@ def test_resumes_after_sigkill_without_losing_or_doubling_games(tmp_path):
         assert c.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 1
         assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert indices == list(range(games))
+
+
+def test_a_time_limit_stops_before_new_work_and_the_next_run_continues(tmp_path):
+    db = Results(tmp_path / "r.sqlite")
+    plan = _plan(["random", RANDOM2], games=4)
+    tour, added = run_tournament(db, plan, workers=1, progress=False, time_limit=0)
+    assert added == 0 and db.games(tour.id) == []
+    _, added = run_tournament(db, plan, workers=1, progress=False, time_limit=3600)
+    assert added == 4

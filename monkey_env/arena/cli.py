@@ -27,6 +27,8 @@ def register(sub) -> None:
     t.add_argument("--workers", type=int, help="worker processes (default: every core) or Ray actors")
     t.add_argument("--backend", choices=("local", "ray"), default="local")
     t.add_argument("--ray-address", help="address of a Ray cluster (default: start a local Ray)")
+    t.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help="start no new work after this long (run the same command again to continue)")
     t.add_argument("--json", action="store_true", help="print the report as JSON")
     t.add_argument("--plot", help="also draw ratings and win rates to this PNG file")
     t.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -64,7 +66,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
               f"{plan.spec['engine']} engine, results in {args.db}", file=sys.stderr)
     try:
         tour, added = run_tournament(db, plan, workers=args.workers, backend=args.backend,
-                                     ray_address=args.ray_address, progress=not args.quiet)
+                                     ray_address=args.ray_address, progress=not args.quiet,
+                                     time_limit=args.time_limit)
     except KeyboardInterrupt:
         print(f"\nstopped; the finished games are saved in {args.db}: run the same command to continue",
               file=sys.stderr)

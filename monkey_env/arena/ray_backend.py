@@ -27,8 +27,10 @@ class _Player:
 
 
 def run_on_ray(spec: dict, chunks: list[Chunk], skip: frozenset[int], record: Callable[[list[dict]], None],
-               workers: int | None = None, address: str | None = None) -> None:
+               workers: int | None = None, address: str | None = None, deadline: float | None = None) -> None:
     import ray
+
+    from monkey_env.arena.runner import until
 
     started = False
     if not ray.is_initialized():
@@ -43,7 +45,7 @@ def run_on_ray(spec: dict, chunks: list[Chunk], skip: frozenset[int], record: Ca
         n = max(1, min(n, len(chunks)))
         remote_player = ray.remote(num_cpus=1)(_Player)
         actors = [remote_player.remote(spec) for _ in range(n)]
-        queue = iter(chunks)
+        queue = until(chunks, deadline)
         pending: dict = {}
 
         def submit(actor) -> None:

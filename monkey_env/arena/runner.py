@@ -9,6 +9,7 @@ its index, so nothing is counted twice).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
 import time
@@ -82,9 +83,12 @@ def tournament_config(plan: Plan) -> dict:
 
 
 def run_tournament(db: Results, plan: Plan, *, workers: int | None = None, backend: str = "local",
-                   ray_address: str | None = None, progress: bool = True) -> tuple[Tournament, int]:
+                   ray_address: str | None = None, progress: bool = True,
+                   time_limit: float | None = None) -> tuple[Tournament, int]:
     """Play every game of the plan not yet in the database; returns the tournament and the
-    number of games this run added."""
+    number of games this run added. After `time_limit` seconds no new chunk is started (those
+    running are finished and recorded): the same call later continues."""
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     tour = db.tournament(plan.key, tournament_config(plan))
     done = db.done_indices(tour.id)
     todo = [c for c in plan.schedule.chunks() if not set(c.indices) <= done]
@@ -104,9 +108,9 @@ def run_tournament(db: Results, plan: Plan, *, workers: int | None = None, backe
             pass
         elif backend == "ray":
             from monkey_env.arena.ray_backend import run_on_ray
-            run_on_ray(plan.spec, todo, skip, record, workers=workers, address=ray_address)
+            run_on_ray(plan.spec, todo, skip, record, workers=workers, address=ray_address, deadline=deadline)
         elif backend == "local":
-            run_local(plan.spec, todo, skip, record, workers=workers)
+            run_local(plan.spec, todo, skip, record, workers=workers, deadline=deadline)
         else:
             raise ValueError(f"unknown backend {backend!r}: local or ray")
     finally:
@@ -127,6 +131,7 @@ _worker_player: ChunkPlayer | None = None
 def _init_worker(spec: dict, parent: int) -> None:
     global _worker_player
     _worker_player = ChunkPlayer(spec)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)    # Ctrl-C is the tournament process's to handle
 
     # A worker whose tournament process was killed (kill -9) stops instead of playing on.
     def watch() -> None:
@@ -141,9 +146,10 @@ def _play_in_worker(chunk: Chunk, skip: frozenset[int]) -> list[dict]:
 
 
 def run_local(spec: dict, chunks: list[Chunk], skip: frozenset[int], record: Callable[[list[dict]], None],
-              workers: int | None = None) -> None:
+              workers: int | None = None, deadline: float | None = None) -> None:
     """Play the chunks on `workers` processes (default: every core), record each as it finishes."""
     workers = max(1, min(workers or os.cpu_count() or 1, len(chunks)))
+    chunks = until(chunks, deadline)
     if workers == 1:
         player = ChunkPlayer(spec)
         for c in chunks:
@@ -161,6 +167,14 @@ def run_local(spec: dict, chunks: list[Chunk], skip: frozenset[int], record: Cal
         raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
+
+
+def until(chunks: Iterable[Chunk], deadline: float | None):
+    """The chunks, as long as the deadline (time.monotonic) has not passed."""
+    for c in chunks:
+        if deadline is not None and time.monotonic() > deadline:
+            return
+        yield c
 
 
 def _relevant(skip: frozenset[int], chunk: Chunk) -> frozenset[int]:
