@@ -130,8 +130,7 @@ def run(args: argparse.Namespace) -> int:
         # A what-if map replaces only its own map: keep those variant cells on the edited maps.
         cells = [(c, wg if c.variant != "default" else g, s) for c, g, s in plan_cells
                  if not (c.variant == "maps" and c.map not in map_files)]
-        ds = collect(plan, collector, dict(variants=files), cells)
-        ds.save(out / "games.npz")
+        ds = collect(plan, collector, dict(variants=files), cells, save_to=out / "games.npz")
     fig = analyse(ds, load_game_data(1))
     fig["meta"]["report_seconds"] = time.perf_counter() - t0
     page = write(fig, out)

@@ -176,8 +176,10 @@ class Collector:
         """The JaxGame of a variant's game data; variants with the same data share one (one compilation)."""
         key = repr(sorted(self._data[variant].items()))
         if key not in self._games:
+            from monkey_env.arena.games import use_jax_cache
             from monkey_env.game_data import load_game_data
             from monkey_env.jaxgame.env import JaxGame
+            use_jax_cache()   # compiled programs kept on disk: a second report starts in seconds
             self._games[key] = JaxGame(data=load_game_data(1, **self._data[variant]))
         return self._games[key]
 
@@ -257,8 +259,9 @@ class Plan:
 
 
 def collect(plan: Plan, collector: Collector, meta: dict | None = None,
-            cells: list[tuple[Cell, int, int]] | None = None) -> Dataset:
-    """Play the plan's cells (or these (cell, games, first seed) instead)."""
+            cells: list[tuple[Cell, int, int]] | None = None, save_to: str | Path | None = None) -> Dataset:
+    """Play the plan's cells (or these (cell, games, first seed) instead); with `save_to`, the games
+    so far are saved after every cell (a stopped run keeps what it played: ``balance --from``)."""
     ds = Dataset(meta=dict(meta or {}))
     t0 = time.perf_counter()
     todo = plan.cells() if cells is None else cells
@@ -266,6 +269,8 @@ def collect(plan: Plan, collector: Collector, meta: dict | None = None,
         if collector.progress:
             print(f"[{i + 1}/{len(todo)}]", end="", file=sys.stderr)
         ds.add(cell, collector.play(cell, games, seed0))
-    ds.meta.update(seconds_total=time.perf_counter() - t0, batch=collector.batch, seed=plan.seed,
-                   end_kinds=list(END_KIND_NAMES), plan=asdict(plan))
+        ds.meta.update(seconds_total=time.perf_counter() - t0, batch=collector.batch, seed=plan.seed,
+                       end_kinds=list(END_KIND_NAMES), plan=asdict(plan), complete=i + 1 == len(todo))
+        if save_to:
+            ds.save(save_to)
     return ds
