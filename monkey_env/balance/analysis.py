@@ -85,7 +85,7 @@ def map_figures(rec: Records) -> dict:
     detail = bool(total.sum() > 0)                 # games read from the arena database have no colours
     return dict(
         n=n, players=rec.players,
-        score=_d(S.mean_ci(rec.scores.reshape(-1))),
+        score=_d(S.mean_ci(rec.scores.mean(1))),     # per game (the seats of a game are not independent)
         score_quantiles=np.percentile(rec.scores, [0, 5, 25, 50, 75, 95, 100]).tolist(),
         winner_score=_d(S.mean_ci(top[:, 0])),
         margin=_d(S.mean_ci(top[:, 0] - top[:, 1])),
@@ -146,7 +146,7 @@ def skill_section(ds: Dataset) -> dict:
                         p_vs_half=p_half, significant=bool(p_half < 0.05)))
     profiles = []
     for c, r in ds.select(kind="seats", players=2, variant="default"):
-        profiles.append(dict(agent=c.lineup[0], map=c.map, n=r.n, score=_d(S.mean_ci(r.scores.reshape(-1))),
+        profiles.append(dict(agent=c.lineup[0], map=c.map, n=r.n, score=_d(S.mean_ci(r.scores.mean(1))),
                              rounds=_d(S.mean_ci(r.rounds))))
     return {"pairs": out, "self_play": profiles}
 

@@ -440,6 +440,8 @@ BIASES = """The win rate of a card's buyers against non-buyers is an association
   treat them as independent are a little too narrow.
 - Many tests: 67 cards and 12 piles are tested at once; a star marks those significant after Holm's
   correction. Uncorrected, about 1 in 20 cards would look significant by chance.
+- Rounds bought: one observation per purchase (several per game), so those intervals are a little
+  too narrow as well.
 - Elements returned count the card's instant icons plus its recurring supply for each of its owner's
   turns it lay on top of a slot (the tray may pay less at the very end)."""
 
