@@ -184,10 +184,12 @@ class Collector:
         return self._games[key]
 
     def agent(self, name: str, seat: int):
-        if (name, seat) not in self._agents:
+        """One agent object per name: seats played by the same agent are asked once per step
+        (``play_batch(share_agents=True)``); batch agents draw from the step's key, not their seed."""
+        if name not in self._agents:
             from agents.registry import make_agent
-            self._agents[(name, seat)] = make_agent(name, self.seed * 100 + seat)
-        return self._agents[(name, seat)]
+            self._agents[name] = make_agent(name, self.seed)
+        return self._agents[name]
 
     def play(self, cell: Cell, games: int, seed0: int | None = None) -> Records:
         """`games` games of this cell, seeds seed0, seed0+1, ... in batches of self.batch."""
@@ -204,7 +206,7 @@ class Collector:
             seeds = seed0 + start + np.arange(self.batch)
             r = play_batch(jg, agents, players=cell.players, map=map_arg, seeds=seeds,
                            options=OPTION_SETS[cell.options], agent_key=int(seeds[0]) * 7 + cell.players,
-                           max_decisions=self.max_decisions)
+                           max_decisions=self.max_decisions, share_agents=True)
             parts.append(Records.from_batch(r, keep))
         rec = Records.concat(parts)
         rec.seconds = time.perf_counter() - t0
