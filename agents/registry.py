@@ -1,4 +1,5 @@
-"""Agents by name: the built-in ones, or any class given by import path ``package.module:Class``.
+"""Agents by name: the built-in ones (``random``, ``greedy``, ``ppo`` = the shipped checkpoint,
+``ppo:PATH`` = another checkpoint), or any class given by import path ``package.module:Class``.
 
 A factory takes the agent's seed (every random choice of the agent comes from it). User
 classes are built as ``Class(seed=seed)`` when their constructor takes a seed, else ``Class()``.
@@ -21,7 +22,12 @@ def _greedy(seed: int):
     return GreedyAgent(seed)
 
 
-BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _greedy}
+def _ppo(seed: int):
+    from agents.ppo import PPOAgent
+    return PPOAgent(seed=seed)
+
+
+BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _greedy, "ppo": _ppo}
 
 
 def register(name: str, factory: Callable[[int], object]) -> None:
@@ -37,6 +43,9 @@ def make_agent(name: str, seed: int = 0):
     """The agent called `name` (a built-in name or ``package.module:Class``), seeded."""
     if name in BUILT_IN:
         return BUILT_IN[name](seed)
+    if name.startswith("ppo:"):  # a PPO checkpoint by path
+        from agents.ppo import PPOAgent
+        return PPOAgent(name[4:], seed=seed)
     if ":" not in name:
         raise ValueError(f"unknown agent {name!r}; known: {', '.join(known_names())}, "
                          "or an import path package.module:Class")

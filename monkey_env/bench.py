@@ -114,6 +114,57 @@ def bench_pgx_go(batch: int, steps: int, seed: int) -> dict | None:
     return {"engine": "pgx go_19x19", "batch": batch, "steps": steps, "decisions_per_second": batch * steps / seconds}
 
 
+def bench_vec_env(batch: int, steps: int, players: int, seed: int) -> dict:
+    """Learner steps per second of the batched SB3 VecEnv (random legal learner and opponents)."""
+    from monkey_env.vec_env import JaxVecEnv
+
+    venv = JaxVecEnv(batch, players=players, map=1, opponents="random", seed=seed)
+    rng = np.random.default_rng(seed)
+
+    def random_actions():
+        masks = venv.action_masks()
+        return np.argmax(np.where(masks, rng.gumbel(size=masks.shape), -np.inf), axis=1)
+
+    t0 = time.perf_counter()
+    venv.reset()
+    venv.step(random_actions())  # compiles
+    warm = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        venv.step(random_actions())
+    seconds = time.perf_counter() - t0
+    return {"env": "JaxVecEnv", "batch": batch, "steps": steps * batch, "seconds": seconds,
+            "steps_per_second": steps * batch / seconds, "compile_and_first_step_seconds": warm}
+
+
+def bench_aec_loop(steps: int, players: int, seed: int) -> dict:
+    """The same, one game at a time through the AEC env (as PettingZoo's SB3 tutorial trains):
+    the Gymnasium view over the AEC env, a learner step plus the opponents' decisions."""
+    from monkey_env.gym_env import MonkeyPalaceGymEnv
+
+    env = MonkeyPalaceGymEnv(players=players, map=1, opponents="random", learner_seat=None)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))  # compiles
+    t0, done, game = time.perf_counter(), False, 0
+    for _ in range(steps):
+        if done:
+            game += 1
+            env.reset(seed=seed + game)
+        _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        done = term or trunc
+    seconds = time.perf_counter() - t0
+    return {"env": "AEC loop", "batch": 1, "steps": steps, "seconds": seconds, "steps_per_second": steps / seconds}
+
+
+def run_envs(batches=(64, 256), players: int = 2, seed: int = 0, vec_steps: int = 30, aec_steps: int = 600) -> dict:
+    aec = bench_aec_loop(aec_steps, players, seed)
+    rows = [bench_vec_env(b, vec_steps, players, seed) for b in batches]
+    top = next((r for r in rows if r["batch"] == 256), rows[-1])
+    return {"vec_env_speedup_vs_aec_at_256": top["steps_per_second"] / aec["steps_per_second"],
+            "aec_loop": aec, "vec_env": rows}
+
+
 def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20, seed: int = 0,
         pgx_steps: int = 20, max_seconds: float = 120.0) -> dict:
     from monkey_env.jaxgame import JaxGame

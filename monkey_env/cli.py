@@ -17,7 +17,8 @@ from monkey_env.simulate import AGENTS, make_agent, play_game
 
 
 # Further subcommands, each in its own module with a register(subparsers) function.
-COMMAND_MODULES: list[str] = ["monkey_env.arena.cli", "monkey_env.play", "monkey_env.balance.cli"]
+COMMAND_MODULES: list[str] = ["monkey_env.arena.cli", "monkey_env.play", "monkey_env.balance.cli", "experiments.evaluate",
+                               "experiments.train_ppo"]
 
 
 def add_game_options(p: argparse.ArgumentParser) -> None:
@@ -98,8 +99,19 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """Decisions per second of the reference and JAX engines on full random games."""
-    from monkey_env.bench import bench_reference, run
+    from monkey_env.bench import bench_reference, run, run_envs
 
+    if args.envs:
+        report = run_envs(players=args.players, seed=args.seed)
+        if args.json:
+            print(json.dumps(report))
+        else:
+            a = report["aec_loop"]
+            print(f"AEC env loop (one game at a time): {a['steps_per_second']:.0f} learner steps/s")
+            for row in report["vec_env"]:
+                print(f"JaxVecEnv, {row['batch']:>4} games: {row['steps_per_second']:.0f} learner steps/s")
+            print(f"VecEnv over the AEC loop at 256 games: {report['vec_env_speedup_vs_aec_at_256']:.1f}x")
+        return 0
     if args.reference_only:
         report = {"reference": bench_reference(args.games, args.players, args.seed)}
     else:
@@ -150,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--max-seconds", type=float, default=120.0, help="time limit per JAX batch size")
     bench.add_argument("--pgx-steps", type=int, default=20, help="batched steps of Pgx go_19x19")
     bench.add_argument("--reference-only", action="store_true")
+    bench.add_argument("--envs", action="store_true",
+                       help="learner steps per second of the SB3 VecEnv (64, 256 games) beside the AEC env loop")
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)

@@ -76,6 +76,7 @@ class JaxGame:
         self._batch_resolve = jax.jit(self._resolve_and_finish)
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
         self.batch_bananas = jax.jit(jax.vmap(self.rules.bananas))
+        self._bananas = jax.jit(self.rules.bananas)
 
     def params(self, players: int = 2, map: int | str = 1, *, butterfly: bool = False, frog: bool = False,
                monkey_move: str = "optional", butterfly_rule: str = "highest_overall",
@@ -110,6 +111,11 @@ class JaxGame:
     @property
     def num_actions(self) -> int:
         return self.layout.size
+
+    def blank_state(self) -> State:
+        """An empty State with this game data's shapes (every field at its default)."""
+        st = self.static
+        return empty_state(st.n_cards, st.n_shapes, st.max_arches, st.max_pile, self._queue_size)
 
     # ------------------------------------------------------------------ init
     def _deal(self, key: jax.Array, params: Params) -> State:
@@ -251,7 +257,7 @@ class JaxGame:
         return [[int(c) for c in cards[p, :sizes[p]]] for p in range(N_PILES)]
 
     def scores(self, state: State) -> np.ndarray:
-        return np.asarray(self.rules.bananas(state))[:int(state.players)]
+        return np.asarray(self._bananas(state))[:int(state.players)]
 
 
 _SHARED: dict[tuple, JaxGame] = {}

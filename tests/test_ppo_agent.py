@@ -1,0 +1,135 @@
+"""The PPO baseline: the observation of a reference game, both agent interfaces, checkpoints,
+evaluation and a short training run."""
+
+import csv
+
+import jax
+import numpy as np
+import pytest
+
+from agents.ppo import PPOAgent, policy_kwargs
+from experiments.evaluate import evaluate, seat_agents
+from experiments.train_ppo import TrainConfig, load_config, train
+from monkey_env.config import ConfigError
+from monkey_env.engine import Game
+from monkey_env.jaxgame.env import shared_jax_game
+from monkey_env.jaxgame.from_reference import jax_state_from_game
+
+
+@pytest.fixture(scope="module")
+def jg():
+    return shared_jax_game()
+
+
+@pytest.mark.parametrize("players, map_id, seed", [(2, 1, 0), (3, 3, 1)])
+def test_reference_game_gives_the_jax_engines_observation_and_mask(jg, players, map_id, seed):
+    """Lockstep: at every decision the converted reference game observes like the JAX game."""
+    params = jg.params(players, map_id, butterfly=True, frog=True)
+    state = jg.init(jax.random.PRNGKey(seed), params)
+    game = Game.new(players, map_id, butterfly=True, frog=True, pile_orders=jg.pile_orders(state), seed=seed)
+    legal = jax.jit(jg.legal_action_mask)
+    rng = np.random.default_rng(seed)
+    decisions = 0
+    while not game.game_over and decisions < 60:
+        converted = jax_state_from_game(jg, game)
+        np.testing.assert_array_equal(np.asarray(legal(converted)), game.legal_mask())
+        for p in range(players):
+            a, b = jg.observe(converted, p), jg.observe(state, p)
+            np.testing.assert_array_equal(np.asarray(a["planes"]), np.asarray(b["planes"]))
+            np.testing.assert_allclose(np.asarray(a["vector"]), np.asarray(b["vector"]), atol=1e-6)
+        action = int(rng.choice(np.flatnonzero(game.legal_mask())))
+        game.apply(action)
+        state = jg.step(state, action)
+        decisions += 1
+    assert decisions == 60 or game.game_over
+
+
+@pytest.fixture(scope="module")
+def small_model():
+    from sb3_contrib import MaskablePPO
+
+    from monkey_env.gym_env import MonkeyPalaceGymEnv
+
+    return MaskablePPO("MultiInputPolicy", MonkeyPalaceGymEnv(players=2), seed=0, device="cpu",
+                       policy_kwargs=policy_kwargs(8, 16, 32, (16,)))
+
+
+def test_ppo_agent_single_game_and_batch_forms_agree(jg, small_model):
+    agent = PPOAgent(model=small_model)
+    params = jg.params(2, 1)
+    states = jg.batch_init(jax.random.split(jax.random.PRNGKey(3), 8), params)
+    masks = jg.batch_legal_mask(states)
+    batch_actions = agent.act_batch(jg, states, masks, None)
+    assert np.asarray(masks)[np.arange(8), batch_actions].all()
+    # The same first decision on the reference engine (same deal) gets the same action.
+    one = jax.tree_util.tree_map(lambda x: x[0], states)
+    game = Game.new(2, 1, pile_orders=jg.pile_orders(one))
+    assert agent.act(game, game.legal_mask()) == int(batch_actions[0])
+
+
+def test_ppo_checkpoint_errors_name_the_file(tmp_path):
+    with pytest.raises(ValueError, match="not found"):
+        PPOAgent(tmp_path / "missing.zip")
+    broken = tmp_path / "broken.zip"
+    broken.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="broken.zip"):
+        PPOAgent(broken)
+
+
+def test_seat_rotation_gives_every_agent_every_seat():
+    assert [seat_agents(["a", "b"], 2, r) for r in range(2)] == [["a", "b"], ["b", "a"]]
+    seats = [seat_agents(["a", "b", "c"], 3, r) for r in range(3)]
+    for s in range(3):
+        assert sorted(row[s] for row in seats) == ["a", "b", "c"]
+
+
+class FirstLegal:
+    """A user agent with only the single-game form: always the first legal action."""
+
+    name = "first"
+
+    def act(self, game, mask):
+        return int(np.flatnonzero(mask)[0])
+
+
+def test_evaluate_reports_win_rates_with_intervals():
+    report = evaluate(["greedy", "random"], players=2, map=1, games=16, seed=5, batch=8, progress=False)
+    assert report["engine"] == "jax" and report["seat_games"] == {"greedy": 16, "random": 16}
+    for n in ("greedy", "random"):
+        lo, hi = report["ci95"][n]
+        assert 0 <= lo <= report["win_rate"][n] <= hi <= 1
+    assert report["win_rate"]["greedy"] + report["win_rate"]["random"] == pytest.approx(1.0)
+    assert report["win_rate"]["greedy"] > 0.5  # greedy beats random by far; 16 games suffice
+    ref = evaluate(["first", "random"], players=2, map=2, games=4, seed=1, progress=False,
+                   agents={"first": FirstLegal()})
+    assert ref["engine"] == "reference" and sum(ref["seat_games"].values()) == 8
+
+
+def test_training_config_errors_name_the_field(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("players: 7\nppo: {learning_rate: -1}\n")
+    with pytest.raises(ConfigError, match="players") as e:
+        load_config(bad)
+    assert "ppo.learning_rate" in str(e.value)
+    bad.write_text("opponents: {random: 0, greedy: 0}\n")
+    with pytest.raises(ConfigError, match="opponent weights"):
+        load_config(bad)
+    bad.write_text("colour: blue\n")
+    with pytest.raises(ConfigError, match="colour"):
+        load_config(bad)
+    with pytest.raises(ConfigError, match="no such"):
+        load_config(tmp_path / "none.yaml")
+    assert load_config("configs/train/ppo_2p_map1.yaml").players == 2
+
+
+def test_a_short_training_run_writes_checkpoints_and_a_curve(tmp_path):
+    cfg = TrainConfig(name="smoke", num_envs=8, total_timesteps=300, eval_every_steps=256, snapshot_every_steps=128,
+                      eval_games=16, ppo={"n_steps": 32, "batch_size": 64, "n_epochs": 1},
+                      network={"cnn_channels": 8, "vector_features": 16, "features_dim": 32, "net_arch": [16]})
+    run = train(cfg, run_dir=tmp_path / "run", log=lambda *_: None)
+    assert (run / "final.zip").exists() and (run / "curve.png").exists()
+    rows = list(csv.DictReader((run / "curve.csv").open()))
+    assert [int(r["step"]) for r in rows][0] == 0 and int(rows[-1]["step"]) >= 300
+    assert all(0 <= float(r["win_rate_vs_greedy"]) <= 1 for r in rows)
+    agent = PPOAgent(run / "final.zip")
+    assert len(agent.version) == 16
