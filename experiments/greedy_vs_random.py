@@ -22,6 +22,7 @@ import numpy as np
 from agents.greedy import GreedyAgent
 from agents.random_agent import RandomAgent
 from monkey_env.batch_play import play_batch
+from monkey_env.jax_cache import enable_compilation_cache
 from monkey_env.jaxgame import JaxGame
 
 
@@ -77,6 +78,7 @@ def main() -> None:
     p.add_argument("--speed", default="", help="comma-separated batch sizes: measure games per second only")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    enable_compilation_cache()
     jg = JaxGame(players=args.players, map=args.map)
     if args.speed:
         rows = [speed(jg, int(b), args.players, args.map) for b in args.speed.split(",")]
