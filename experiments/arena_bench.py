@@ -29,6 +29,7 @@ OPTIONS = {"butterfly": False, "frog": False, "monkey_move": "optional", "butter
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--agents", help="two agents, comma-separated (default: greedy,random if greedy is registered)")
     ap.add_argument("--workers", type=int, help="default: every core")
     ap.add_argument("--chunk", type=int, default=500, help="games per JAX batch")
     ap.add_argument("--seed", type=int, default=0)
@@ -37,7 +38,8 @@ def main() -> None:
     ap.add_argument("--out", help="also write the JSON here")
     args = ap.parse_args()
 
-    agents = ["greedy", "random"] if "greedy" in known_names() else ["random", "agents.random_agent:RandomAgent"]
+    agents = args.agents.split(",") if args.agents else \
+        ["greedy", "random"] if "greedy" in known_names() else ["random", "agents.random_agent:RandomAgent"]
     db_path = Path(args.db) if args.db else Path(tempfile.mkdtemp()) / "bench.sqlite"
     t0 = time.perf_counter()
     plan = plan_tournament(agents, 2, "1", OPTIONS, args.games, args.seed, "jax", args.chunk)

@@ -71,7 +71,7 @@ def print_report(report: dict, console=None) -> None:
                 continue
             c = report["win_rates"][a][b]
             cells.append("-" if not c["games"] else
-                         f"{_pct(c['win_rate'])} [{100 * c['ci95'][0]:.0f}-{100 * c['ci95'][1]:.0f}] n={c['games']}")
+                         f"{_pct(c['win_rate'])} [{100 * c['ci95'][0]:.1f}-{100 * c['ci95'][1]:.1f}] n={c['games']}")
         matrix.add_row(a, *cells)
     console.print(matrix)
     seats = ", ".join(f"seat {s['seat']}: {s['mean_bananas']:.1f} BP, 1st {_pct(s['first_place'])}"
