@@ -81,10 +81,12 @@ def main() -> None:
     enable_compilation_cache()
     jg = JaxGame(players=args.players, map=args.map)
     if args.speed:
-        rows = [speed(jg, int(b), args.players, args.map) for b in args.speed.split(",")]
-        for r in rows:
+        rows = []
+        for b in args.speed.split(","):  # each size as soon as it is measured
+            rows.append(r := speed(jg, int(b), args.players, args.map))
             print(f"batch {r['batch']}: {r['games_per_second']:.1f} games/s "
-                  f"({r['decisions_per_second']:.0f} decisions/s; first call with compiling {r['first_call_seconds']:.0f} s)")
+                  f"({r['decisions_per_second']:.0f} decisions/s; first call with compiling {r['first_call_seconds']:.0f} s)",
+                  flush=True)
     else:
         rows = [evaluate(jg, args.games, args.players, args.map, args.seed, args.batch)]
         r = rows[0]
