@@ -273,7 +273,7 @@ def plot_whatif(fig: dict, out: Path) -> list[str]:
         cells = v["cells"]
         if not cells:
             continue
-        f, ax = plt.subplots(figsize=(max(7, 1.6 * sum(c["players"] for c in cells)), 4))
+        f, ax = plt.subplots(figsize=(min(16, max(7, 0.6 * sum(c["players"] for c in cells))), 4.5))
         x, ticks, labels = 0, [], []
         for c in cells:
             for s in c["seats"]:
@@ -284,9 +284,8 @@ def plot_whatif(fig: dict, out: Path) -> list[str]:
                 ticks.append(x)
                 labels.append(f"{c['players']}p m{c['map']}\nseat {s['seat']}")
                 x += 1
-            ax.axhline(100 / c["players"], xmin=(x - c["players"] - 0.5 + 0.5) / max(x, 1), color="k", ls=":", lw=0)
             x += 0.5
-        ax.set_xticks(ticks, labels, fontsize=7)
+        ax.set_xticks(ticks, labels, fontsize=6, rotation=90)
         ax.set_ylabel("win rate % (95% CI)")
         ax.set_title(f"What-if '{v['variant']}' beside the defaults: seat win rates")
         ax.legend()
