@@ -1,0 +1,53 @@
+"""`monkey-palace balance` end to end: a tiny report with random agents on the JAX engine."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from monkey_env.cli import main
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+
+
+def test_balance_tiny_report(tmp_path):
+    edited = tmp_path / "map1_edit.yaml"
+    shutil.copy(CONFIGS / "maps" / "map1.yaml", edited)   # an unchanged copy: the what-if must find no difference
+    out = tmp_path / "report"
+    rc = main(["balance", "--players", "2", "--maps", f"1,{edited}", "--agents", "random", "--games", "8",
+               "--batch", "8", "--options", "frog", "--option-games", "8", "--skill", "none", "--quiet",
+               "--out", str(out)])
+    assert rc == 0
+    fig = json.loads((out / "figures.json").read_text())
+    seats = fig["seats"]["cells"][0]
+    assert seats["n"] == 8 and seats["players"] == 2
+    assert sum(s["win"]["value"] for s in seats["seats"]) == pytest.approx(1.0)
+    assert fig["cards"]["per_players"][0]["n"] == 8
+    frog = fig["options"]["per_players"][0]["rows"][1]
+    assert frog["options"] == "frog" and frog["n"] == 8
+    w = fig["whatif"]["variants"][0]
+    assert w["variant"] == "maps"
+    # Same deals, same agent keys, same map: the what-if plays the very same games.
+    assert w["cells"][0]["score_diff"]["value"] == 0
+    html = (out / "report.html").read_text()
+    assert "data:image/png;base64" in html and "not significant" in html
+    for png in ("seats_win.png", "cards.png", "piles.png", "options.png", "whatif_maps.png"):
+        assert (out / png).stat().st_size > 1000
+    # Re-analyse the saved games without playing.
+    rc = main(["balance", "--from", str(out / "games.npz"), "--quiet", "--out", str(tmp_path / "again")])
+    assert rc == 0
+    assert json.loads((tmp_path / "again" / "figures.json").read_text())["seats"] == fig["seats"]
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["--maps", "5"], "no ground map 5"),
+    (["--maps", "1,edited.yaml"], "N=FILE"),
+    (["--agents", "nobody"], "unknown agent"),
+    (["--players", "5"], "2, 3 or 4"),
+    (["--options", "toad"], "unknown 'toad'"),
+])
+def test_balance_bad_input(tmp_path, capsys, argv, msg):
+    with pytest.raises(SystemExit) as e:
+        main(["balance", "--out", str(tmp_path), "--games", "2", *argv])
+    assert msg in str(e.value)
