@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import shutil
 import time
 from pathlib import Path
 from typing import Literal
@@ -211,6 +210,19 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
     return run_dir
 
 
+def export_checkpoint(src: str | Path, dst: str | Path) -> Path:
+    """A checkpoint for playing, not for resuming training: without the optimizer's state
+    (Adam's moments double the size), so that it is small enough to keep in the repository."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(str(src), device="cpu")
+    model.policy.optimizer = torch.optim.Adam(model.policy.parameters(), lr=model.learning_rate
+                                              if isinstance(model.learning_rate, float) else 3e-4)
+    model.save(str(dst))
+    return Path(dst)
+
+
 def plot_curve(csv_path: Path, png_path: Path, title: str = "") -> None:
     import matplotlib
     matplotlib.use("Agg")
@@ -244,8 +256,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         TrainConfig.model_validate(cfg.model_dump())
     run_dir = train(cfg)
     if args.keep_as:
-        shutil.copy(run_dir / "final.zip", args.keep_as)
-        print(f"checkpoint copied to {args.keep_as}")
+        export_checkpoint(run_dir / "final.zip", args.keep_as)
+        print(f"playing checkpoint (no optimizer state) written to {args.keep_as}")
     return 0
 
 
@@ -256,5 +268,5 @@ def register(sub) -> None:
     p.add_argument("--steps", type=int, help="override total_timesteps")
     p.add_argument("--seed", type=int, help="override seed")
     p.add_argument("--out-dir", help="override out_dir")
-    p.add_argument("--keep-as", help="copy the final checkpoint to this path")
+    p.add_argument("--keep-as", help="also write the final policy, without optimizer state, to this path")
     p.set_defaults(func=cmd_train)

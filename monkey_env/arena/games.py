@@ -15,10 +15,7 @@ is part of each row and of the tournament's identity.
 
 from __future__ import annotations
 
-import os
 import time
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 
@@ -39,20 +36,15 @@ def derived_seed(*parts: int) -> int:
 
 def use_jax_cache() -> None:
     """Keep compiled JAX programs on disk, so a worker after the first one starts in seconds."""
-    import jax
-
-    path = os.environ.get("MONKEY_PALACE_JAX_CACHE", str(Path.home() / ".cache" / "monkey-palace" / "jax"))
-    Path(path).mkdir(parents=True, exist_ok=True)
-    jax.config.update("jax_compilation_cache_dir", path)
-    jax.config.update("jax_persistent_cache_min_compile_time_secs", 1.0)
+    from monkey_env.jax_cache import enable_compilation_cache
+    enable_compilation_cache()
 
 
-@cache
 def shared_jax_game():
     """One JaxGame per process: its compiled programs serve every tournament played here."""
     use_jax_cache()
-    from monkey_env.jaxgame import JaxGame
-    return JaxGame()
+    from monkey_env.jaxgame.env import shared_jax_game as shared
+    return shared()
 
 
 class ChunkPlayer:
