@@ -87,7 +87,7 @@ class PPOAgent:
             self._observe = (jax_game, jax.jit(jax.vmap(jax_game.observe)))
         obs = self._observe[1](states, states.current)
         obs = {"planes": np.asarray(obs["planes"]), "vector": np.asarray(obs["vector"])}
-        masks = np.asarray(masks)
+        masks = np.array(masks, dtype=bool)  # a writable copy: torch refuses read-only arrays
         actions, _ = self.model.predict(obs, action_masks=masks, deterministic=self.deterministic)
         # A finished game has no legal action; its (ignored) action is 0.
         return np.where(masks.any(1), actions, 0).astype(np.int32)

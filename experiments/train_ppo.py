@@ -217,6 +217,8 @@ def export_checkpoint(src: str | Path, dst: str | Path) -> Path:
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(str(src), device="cpu")
+    # The last rollout's observations (megabytes of planes) are only for resuming training.
+    model._last_obs = model._last_original_obs = model._last_episode_starts = None
     model.policy.optimizer = torch.optim.Adam(model.policy.parameters(), lr=model.learning_rate
                                               if isinstance(model.learning_rate, float) else 3e-4)
     model.save(str(dst))

@@ -133,3 +133,19 @@ def test_a_short_training_run_writes_checkpoints_and_a_curve(tmp_path):
     assert all(0 <= float(r["win_rate_vs_greedy"]) <= 1 for r in rows)
     agent = PPOAgent(run / "final.zip")
     assert len(agent.version) == 16
+
+
+def test_the_shipped_checkpoint_plays_by_name(jg):
+    from agents.ppo import DEFAULT_CHECKPOINT
+    from agents.registry import make_agent
+
+    assert DEFAULT_CHECKPOINT.stat().st_size < 5 * 2**20  # small enough for the repository
+    agent = make_agent("ppo", 0)
+    assert agent.version and len(agent.version) == 16
+    game = Game.new(2, 1, seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(20):  # the PPO seat's decisions are legal; the other seat plays at random
+        mask = game.legal_mask()
+        action = agent.act(game, mask) if game.current == 0 else int(rng.choice(np.flatnonzero(mask)))
+        assert mask[action]
+        game.apply(action)
