@@ -1,4 +1,4 @@
-"""The ``monkey-palace`` command line: simulate games, show a saved game, benchmark the engines."""
+"""The ``monkey-palace`` command line: simulate, show and benchmark games; train, evaluate and rate agents; play; balance reports."""
 
 from __future__ import annotations
 
