@@ -62,3 +62,11 @@ def make_agent(name: str, seed: int = 0):
     if not (hasattr(agent, "act") or hasattr(agent, "act_batch")):
         raise ValueError(f"agent {name!r}: {class_name} has neither act(game, mask) nor act_batch(...)")
     return agent
+
+
+def make_batch_agent(spec, seed: int = 0):
+    """An agent for batched JAX play: a name (as make_agent) or an agent object with act_batch."""
+    agent = make_agent(spec, seed) if isinstance(spec, str) else spec
+    if not hasattr(agent, "act_batch"):
+        raise ValueError(f"agent {getattr(agent, 'name', agent)!r} has no act_batch (agents/base.py)")
+    return agent

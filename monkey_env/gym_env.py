@@ -106,12 +106,6 @@ def _opponent_list(opponents, players: int) -> list:
 
 
 def _make_agents(specs: list, seed: int) -> list:
-    from agents.registry import make_agent
+    from agents.registry import make_batch_agent
 
-    agents = []
-    for i, spec in enumerate(specs):
-        agent = make_agent(spec, seed + i) if isinstance(spec, str) else spec
-        if not hasattr(agent, "act_batch"):
-            raise ValueError(f"opponent {getattr(agent, 'name', agent)!r} has no act_batch (agents/base.py)")
-        agents.append(agent)
-    return agents
+    return [make_batch_agent(spec, seed + i) for i, spec in enumerate(specs)]

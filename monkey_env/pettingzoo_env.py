@@ -158,14 +158,15 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
         if not illegal:
             self.mirror.record(int(action))
         self._cumulative_rewards[agent] = 0.0
+        scores = self._scores()
         players = len(self.possible_agents)
         deltas = np.asarray(self.state.rewards)[:players]
         if illegal:
             rewards = deltas  # the penalty to the player who made it, 0 to the others
         else:
-            rewards = seat_rewards(self.reward_mode, deltas, self._scores(), bool(self.state.terminated))
+            rewards = seat_rewards(self.reward_mode, deltas, scores, bool(self.state.terminated))
         self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.agents)}
-        self._refresh()
+        self._refresh(scores)
         self._accumulate_rewards()
 
     def scores(self) -> list[int]:
@@ -175,14 +176,14 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
     def _scores(self) -> np.ndarray:
         return self.jax_game.scores(self.state)
 
-    def _refresh(self) -> None:
+    def _refresh(self, scores: np.ndarray | None = None) -> None:
         """Terminations, truncations, infos, agent_selection and the cached observation."""
         done = bool(self.state.terminated)
         truncate = (not done and self.max_cycles is not None and int(self.state.round) > self.max_cycles)
         for a in self.agents:
             self.terminations[a] = done
             self.truncations[a] = truncate
-        scores = [int(s) for s in self._scores()]
+        scores = [int(s) for s in (self._scores() if scores is None else scores)]
         phase = Phase(int(self.state.phase)).name
         self.infos = {a: {"phase": phase, "round": int(self.state.round), "scores": scores} for a in self.agents}
         self.agent_selection = self.possible_agents[int(self.state.current)]

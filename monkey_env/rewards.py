@@ -30,22 +30,15 @@ def check_mode(mode: str) -> str:
 
 def seat_rewards(mode: str, deltas: np.ndarray, scores: np.ndarray, game_over: bool) -> np.ndarray:
     """Rewards of every seat for one step (float32, shape (players,))."""
-    deltas = np.asarray(deltas, np.float32)
     n = len(deltas)
-    if mode == "banana":
-        return deltas
-    if mode == "zero_sum":
-        others = (deltas.sum() - deltas) / (n - 1)
-        return deltas - others
-    if not game_over:
-        return np.zeros(n, np.float32)
-    scores = np.asarray(scores)
-    return np.where(scores == scores.max(), 1.0, -1.0).astype(np.float32)
+    return batch_seat_rewards(mode, np.asarray(deltas)[None], None if scores is None else np.asarray(scores)[None],
+                              np.asarray([game_over]), n)[0]
 
 
 def batch_seat_rewards(mode: str, deltas: np.ndarray, scores: np.ndarray, game_over: np.ndarray,
                        players: int) -> np.ndarray:
-    """The same for a batch: deltas and scores (B, 4) with seats past `players` ignored."""
+    """The same for a batch: deltas and scores (B, 4) with seats past `players` ignored.
+    Scores are read only by the terminal mode (others may pass None)."""
     deltas = np.asarray(deltas, np.float32)[:, :players]
     if mode == "banana":
         return deltas

@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
+from agents.registry import make_batch_agent
 from monkey_env.jaxgame.env import shared_jax_game
 from monkey_env.observation import observation_space
 from monkey_env.rewards import batch_seat_rewards, check_mode
@@ -43,7 +44,7 @@ class JaxVecEnv(VecEnv):
             raise ValueError(f"learner_seat must be 0..{players - 1} or None, got {learner_seat}")
         self.learner_seat = learner_seat
         specs = [opponents] if isinstance(opponents, str) or not isinstance(opponents, (list, tuple)) else list(opponents)
-        self.opponents = [_agent(s, seed + i) for i, s in enumerate(specs)]
+        self.opponents = [make_batch_agent(s, seed + i) for i, s in enumerate(specs)]
         w = np.ones(len(self.opponents)) if opponent_weights is None else np.asarray(opponent_weights, float)
         if w.shape != (len(self.opponents),) or (w < 0).any() or w.sum() <= 0:
             raise ValueError(f"opponent_weights must be {len(self.opponents)} non-negative numbers, not all 0")
@@ -146,8 +147,8 @@ class JaxVecEnv(VecEnv):
         s = self.states
         deltas = np.asarray(s.rewards)
         game_over = np.asarray(s.terminated)
-        moded = batch_seat_rewards(self.reward_mode, deltas, np.asarray(self.jax_game.batch_bananas(s)),
-                                   game_over, self.players)
+        scores = np.asarray(self.jax_game.batch_bananas(s)) if self.reward_mode == "terminal" else None
+        moded = batch_seat_rewards(self.reward_mode, deltas, scores, game_over, self.players)
         illegal = np.asarray(s.illegal & ~before.illegal)
         moded = np.where(illegal[:, None], deltas[:, :self.players], moded)
         rows = np.arange(self.num_envs)
@@ -199,11 +200,3 @@ class JaxVecEnv(VecEnv):
         self._obs = {"planes": np.array(obs["planes"]), "vector": np.array(obs["vector"])}
         self._masks = np.array(self.jax_game.batch_legal_mask(self.states))
 
-
-def _agent(spec, seed: int):
-    from agents.registry import make_agent
-
-    agent = make_agent(spec, seed) if isinstance(spec, str) else spec
-    if not hasattr(agent, "act_batch"):
-        raise ValueError(f"opponent {getattr(agent, 'name', agent)!r} has no act_batch (agents/base.py)")
-    return agent
