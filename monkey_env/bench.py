@@ -35,12 +35,10 @@ def bench_reference(games: int, players: int, seed: int) -> dict:
 
 
 def _random_policy():
-    import jax
-    import jax.numpy as jnp
+    """The batched random agent's policy, the same for this engine and for Pgx."""
+    from agents.random_agent import random_legal_actions
 
-    def policy(key, mask):
-        return jnp.argmax(jnp.where(mask, jax.random.gumbel(key, mask.shape), -jnp.inf), axis=-1).astype(jnp.int32)
-    return jax.jit(policy)
+    return random_legal_actions()
 
 
 def bench_jax(jg, batch: int, players: int, seed: int, max_seconds: float = 120.0) -> dict:

@@ -56,11 +56,15 @@ class JaxGame:
 
     def __init__(self, players: int = 2, map: int | str = 1, *, butterfly: bool = False, frog: bool = False,
                  monkey_move: str = "optional", butterfly_rule: str = "highest_overall",
-                 end_trigger: str = "shortfall", data: GameData | None = None, illegal_penalty: float = -10.0):
+                 end_trigger: str = "shortfall", data: GameData | None = None, illegal_penalty: float = -10.0,
+                 group_size: int | None = None):
         self.data = data or load_game_data(map)
         self.tables, self.static = build_tables(self.data)
         self.layout = ActionLayout(self.static.n_shapes)
         self.illegal_penalty = illegal_penalty
+        # Games whose pending work the batched step does together. On a CPU small groups keep
+        # the work in cache (16 ran 2.3 times faster than a quarter of 1024); a GPU wants wide ones.
+        self.group_size = group_size
         self.rules = Rules(self.tables, self.static, self.layout)
         self._maps: dict[str, tuple] = {}
         self.default_params = self.params(players, map, butterfly=butterfly, frog=frog, monkey_move=monkey_move,
@@ -182,7 +186,8 @@ class JaxGame:
     def _resolve_and_finish(self, states: State, after: State, legal) -> State:
         rules = self.rules
         batch = legal.shape[0]
-        group = max(1, batch // 4)
+        wide = jax.default_backend() != "cpu"
+        group = min(batch, self.group_size or (max(1, batch // 4) if wide else 16))
 
         def run(s, kind, work):
             """Do `work` for up to `group` games pending `kind`, gathered together."""

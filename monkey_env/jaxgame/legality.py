@@ -3,8 +3,8 @@
 Both compute exactly what ``Palace.check_staircase`` decides (tests/test_jax_engine.py).
 The anchor mask evaluates the catalogue's tree as in build_legality.legal_build_matrix:
 one east-facing subtree, unrolled with static slices of padded int8 planes, under vmap
-over the (heading, base) lanes of turned palaces. The shape mask at one chosen anchor
-gathers the few cells of every shape at once.
+over the (heading, base) lanes of turned palaces. The shape mask at one chosen anchor walks
+the same tree on a small window of the palace around that anchor.
 """
 
 from __future__ import annotations
@@ -63,6 +63,11 @@ def anchor_mask(state: State, tables: Tables, static: Static) -> jnp.ndarray:
     return found.any(0).reshape(-1)
 
 
+def _lanes(static: Static) -> list[tuple[int, int]]:
+    """(quarter turns taking the lane's heading to east, base) of every lane, in lane order."""
+    return [(h - 1, b) for h in static.headings for b in static.bases]
+
+
 def lane_walk(state: State, static: Static, on_node, init, extra=None):
     """Walk the east subtree in every (heading, base) lane of the turned palace, all anchors
     at once: ``acc = on_node(acc, extra, node)`` at every tree node (one shape per lane), where
@@ -72,23 +77,48 @@ def lane_walk(state: State, static: Static, on_node, init, extra=None):
     None) is turned with the lane. Returns the lanes' final ``acc`` planes turned back,
     stacked: (n_lanes, 32, 32)."""
     height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
-    arches, bricks, columns = state.supply[state.current].astype(jnp.int8)
-    turns = [h - 1 for h in static.headings]  # counter-clockwise quarter turns taking heading h to east
-    lanes = [(k, b) for k in turns for b in static.bases]
+    supply = state.supply[state.current].astype(jnp.int8)
+    lanes = _lanes(static)
     stack = lambda plane: jnp.stack([jnp.rot90(plane, k) for k, _ in lanes])  # noqa: E731
     extras = None if extra is None else stack(extra)
-    found = jax.vmap(lambda h, c, r, a, base, e: _east_subtree(h, c, r, a, base, arches, bricks, columns, static,
+    found = jax.vmap(lambda h, c, r, a, base, e: _east_subtree(h, c, r, a, base, supply, static, BOARD_SIZE,
                                                                on_node, init, e))(
         stack(height_p), stack(clear_p), stack(rest_p), stack(anchor_ok),
         jnp.asarray([b for _, b in lanes], jnp.int8), extras)
     return jnp.stack([jnp.rot90(found[i], -k) for i, (k, _) in enumerate(lanes)])
 
 
-def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, arches, bricks, columns, static: Static,
+def walk_at_anchor(state: State, static: Static, anchor) -> dict:
+    """Every shape from one anchor: the same tree walk as ``lane_walk``, on a window of the
+    palace around the anchor (turned per lane) instead of the whole plate. Returns
+    ``legal`` (S,) bool and ``tallest`` (S,) int8 (its tallest stack, units), by shape index."""
+    height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
+    pad = static.pad
+    ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
+    width = 2 * pad + 1  # padded cell (pad + ay, pad + ax), the anchor, is the window's centre
+    lanes = _lanes(static)
+
+    def stack(plane):
+        window = jax.lax.dynamic_slice(plane, (ay, ax), (width, width))
+        return jnp.stack([jnp.rot90(window, k) for k, _ in lanes])
+
+    here = jnp.broadcast_to(anchor_ok[ay, ax], (len(lanes), 1, 1))
+    nodes = jax.vmap(lambda h, c, r, a, base: _east_subtree(
+        h, c, r, a, base, state.supply[state.current].astype(jnp.int8), static, 1,
+        lambda acc, _, node: acc + [(node["legal"], node["tallest"])], [], None))(
+        stack(height_p), stack(clear_p), stack(rest_p), here, jnp.asarray([b for _, b in lanes], jnp.int8))
+    where = jnp.asarray(static.shape_lane_node)
+    legal = jnp.stack([legal for legal, _ in nodes], 1).reshape(-1)[where]      # (lanes, nodes) -> (S,)
+    tallest = jnp.stack([tallest for _, tallest in nodes], 1).reshape(-1)[where]
+    return {"legal": legal, "tallest": tallest}
+
+
+def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, supply, static: Static, size: int,
                   on_node, acc, extra):
-    """The tree unrolled for one lane (east-heading shapes with this base), see lane_walk."""
+    """The tree unrolled for one lane (east-heading shapes with this base), see lane_walk:
+    the planes are padded by ``static.pad`` around ``size`` x ``size`` anchors."""
     pad, cu = static.pad, static.column_units
-    size = BOARD_SIZE
+    arches, bricks, columns = supply
 
     def at(plane, d):
         return plane[pad + d[1]: pad + d[1] + size, pad + d[0]: pad + d[0] + size]
@@ -129,26 +159,6 @@ def staircase_stacks(units_parts, column_units: int, columns):
     return cols, used, units_parts.sum(-1) - column_units * used
 
 
-def shape_parts(state: State, tables: Tables, static: Static, anchor):
-    """For every shape at `anchor`: what legality reads off the palace: arches fit,
-    attached, and the units of each stack in building order."""
-    height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
-    ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
-    pad = static.pad
-
-    def read(plane, offsets):
-        return plane[pad + ay + offsets[..., 1], pad + ax + offsets[..., 0]].astype(jnp.int32)
-
-    under = read(height_p, tables.arch_far)                                   # (S, J)
-    level, valid, k = tables.arch_level, tables.arch_valid, tables.shape_k
-    ok = ((read(clear_p, tables.arch_m1) <= level) & (read(clear_p, tables.arch_m2) <= level)
-          & (under <= level) & read(rest_p, tables.arch_far).astype(bool))
-    support = jnp.where(valid, level - under, 0)
-    parts = _building_order(tables.shape_base, support, tables.shape_rise, k)
-    return dict(anchor_ok=anchor_ok.reshape(-1)[anchor], ok=jnp.all(ok | ~valid, -1),
-                attached=jnp.any(valid & (under > 0), -1), parts=parts)
-
-
 def build_parts(state: State, tables: Tables, anchor, shape) -> jnp.ndarray:
     """(1 + 2J,) units of each stack of a legal `shape` at `anchor`, in building order, read
     straight off the palace (a legal staircase stays on the plate: no padding needed)."""
@@ -172,10 +182,4 @@ def _building_order(base, support, rise, k):
 
 def shape_mask(state: State, tables: Tables, static: Static, anchor) -> jnp.ndarray:
     """(S,) bool: which shapes are legal from `anchor` for the current player."""
-    p = shape_parts(state, tables, static, anchor)
-    arches, bricks, columns = state.supply[state.current]
-    _, _, need = staircase_stacks(p["parts"], static.column_units, columns)
-    return p["anchor_ok"] & p["ok"] & p["attached"] & (tables.shape_k <= arches) & (need <= bricks)
-
-
-
+    return walk_at_anchor(state, static, anchor)["legal"]

@@ -15,8 +15,8 @@ by tests/test_greedy.py).
 
 At the anchor decision the values of all pairs come from the walk that computes the anchor
 mask (legality.lane_walk: the tallest stack and the last arch's level are carried along the
-tree), keeping per anchor the best value; at the shape decision the few cells of every
-shape at the chosen anchor are gathered (legality.shape_parts).
+tree), keeping per anchor the best value; at the shape decision the same walk runs at the
+chosen anchor only (legality.walk_at_anchor).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import jax.numpy as jnp
 
 from monkey_env.actions import N_PILES
 from monkey_env.geometry import BOARD_SIZE, Colour
-from monkey_env.jaxgame.legality import lane_walk, shape_parts
+from monkey_env.jaxgame.legality import lane_walk, walk_at_anchor
 from monkey_env.jaxgame.rules import BUTTERFLY, MONKEY, OPT_BUTTERFLY, OPT_BUTTERFLY_OVERALL
 from monkey_env.jaxgame.state import State
 from monkey_env.jaxgame.tables import Static, Tables
@@ -110,10 +110,10 @@ def anchor_values(state: State, tables: Tables, static: Static) -> jnp.ndarray:
 def shape_values(state: State, tables: Tables, static: Static, anchor) -> jnp.ndarray:
     """(S,) int32: the value of every shape built from `anchor` (meaningful where legal)."""
     table = purchase_table(state, tables, static)
-    parts = shape_parts(state, tables, static, anchor)["parts"]
+    tallest = walk_at_anchor(state, static, anchor)["tallest"].astype(jnp.int32)
     last = tables.shape_k - 1
     deco_top = tables.arch_level[jnp.arange(static.n_shapes), last] + 2
     colour = jnp.clip(state.knob.reshape(-1)[anchor].astype(jnp.int32), 0, 2)
     by_colour = colour_values(state, tables, table, tables.shape_k, deco_top)
-    return by_colour[:, colour] + bonus_value(state, static, parts.max(-1))
+    return by_colour[:, colour] + bonus_value(state, static, tallest)
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from monkey_env.catalogue import ARCH_SPAN
 from monkey_env.game_data import GameData
-from monkey_env.geometry import HEADING_NAMES, heading_step
+from monkey_env.geometry import heading_step
 
 INSTANT_CODES = {"arch": 0, "brick": 1, "column": 2, "arch_or_brick": 3}
 COLOUR_CODES = {"light": 0, "dark": 1, "gold": 2, "multi": 3}
@@ -59,9 +59,10 @@ class Static:
     bonus_points: int
     bonus_min_stack: int
     headings: tuple[int, ...]     # the catalogue's headings and bases (it is the same shape set for each)
-    bases: tuple[int, ...]
+    bases: tuple[int, ...]        # lanes are (heading, base) pairs in this order, bases fastest
     east_tree: tuple              # the shape tree of one east-heading base, nested tuples:
                                   # (depth, m1, m2, far, level above the base, rise, children)
+    shape_lane_node: tuple[int, ...]  # (S,) each shape's lane * n_nodes + tree node (preorder)
 
 
 def build_tables(data: GameData) -> tuple[Tables, Static]:
@@ -117,14 +118,27 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     if most_units > 120 or level.max() + 2 > 120:
         raise ValueError(f"catalogue {data.catalogue_config}: staircases up to {most_units} units and level "
                          f"{level.max()} are too tall for the JAX engine (at most 120); use smaller bases/rises")
+    lanes = data.lane_tree
     static = Static(
         n_cards=len(cards), n_shapes=S, max_arches=J, max_icons=I, max_pile=P,
         pad=data.shape_tree.max_reach + ARCH_SPAN + 1, column_units=tray.column_units, animal_height=tray.animal_height,
         bonus_cards=tray.bonus.cards, bonus_points=tray.bonus.points, bonus_min_stack=tray.bonus.min_stack,
-        headings=tuple(HEADING_NAMES.index(h) for h in data.catalogue_config.headings),
-        bases=tuple(data.catalogue_config.bases), east_tree=_east_tree(data),
+        headings=tuple(lanes.headings), bases=tuple(lanes.bases), east_tree=_east_tree(data),
+        shape_lane_node=_shape_lane_node(lanes),
     )
     return tables, static
+
+
+def _shape_lane_node(lanes) -> tuple[int, ...]:
+    """Where each shape sits among the lanes' tree nodes: lane * n_nodes + node."""
+    n_nodes, n_lanes = lanes.lane_shapes.shape
+    where = np.full(lanes.n_shapes, -1)
+    for node in range(n_nodes):
+        for lane in range(n_lanes):
+            where[lanes.lane_shapes[node, lane]] = lane * n_nodes + node
+    if (where < 0).any():
+        raise ValueError("the catalogue must hold the same shapes for every heading and base")
+    return tuple(int(w) for w in where)
 
 
 def _east_tree(data: GameData) -> tuple:
