@@ -45,16 +45,25 @@ def random_actions(jg, states, rng):
     return jnp.asarray([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks], jnp.int32)
 
 
-def test_vmapped_step_matches_batch_step_and_is_pure(jg, vstep):
+@pytest.fixture(scope="module")
+def narrow_jg():
+    """The batched step with tiny groups and no automatic steps for the whole batch: every
+    game's pending work and automatic steps go through the compaction loop."""
+    return JaxGame(group_size=4, settle_steps=0)
+
+
+@pytest.mark.parametrize("which", ["default", "narrow"])
+def test_vmapped_step_matches_batch_step_and_is_pure(jg, narrow_jg, vstep, which):
     """vmap(step) (under jit) and the compacted batch_step give the same states; stepping is pure."""
+    batched = jg if which == "default" else narrow_jg
     keys = jax.random.split(jax.random.PRNGKey(3), BATCH)
     settings = [dict(players=2 + i % 3, map=1 + i % 4, frog=i % 2 == 0, butterfly=i % 3 == 0) for i in range(BATCH)]
     a = b = jg.batch_init(keys, batch_params(jg, settings))
     rng = np.random.default_rng(0)
     for _ in range(60):
         acts = random_actions(jg, a, rng)
-        a2, b2 = vstep(a, acts), jg.batch_step(b, acts)
-        again = jg.batch_step(b, acts)
+        a2, b2 = vstep(a, acts), batched.batch_step(b, acts)
+        again = batched.batch_step(b, acts)
         for x, y, z in zip(jax.tree_util.tree_leaves(a2), jax.tree_util.tree_leaves(b2), jax.tree_util.tree_leaves(again)):
             assert np.array_equal(np.asarray(x), np.asarray(y))
             assert np.array_equal(np.asarray(z), np.asarray(y))

@@ -16,7 +16,7 @@ from jax import lax
 from monkey_env.actions import N_PILES, N_SLOTS, ActionLayout, Phase
 from monkey_env.geometry import BOARD_SIZE, NUM_CELLS, Colour, Knob
 from monkey_env.jaxgame.legality import anchor_mask, build_parts, shape_mask, staircase_stacks
-from monkey_env.jaxgame.state import PENDING_NONE, PENDING_SHAPE_MASK, PENDING_TURN_START, State
+from monkey_env.jaxgame.state import PENDING_NONE, PENDING_SETTLE, PENDING_SHAPE_MASK, PENDING_TURN_START, State
 from monkey_env.jaxgame.tables import Static, Tables
 
 ARCH, BRICK, COLUMN, ARCH_OR_BRICK = 0, 1, 2, 3
@@ -309,15 +309,18 @@ class Rules:
              jnp.where(n_cells > 0, L.cell + jnp.argmax(cells), L.monkey_stay), L.frog_take], 0)
         return n, first.astype(jnp.int32)
 
-    def settle(self, s: State, with_pending: bool = True) -> State:
+    def settle(self, s: State, with_pending: bool = True, max_iterations: int | None = None) -> State:
         """Run to the next real decision: the stages that follow a decision, pending work,
         and every decision with a single legal option (taken, never asked).
 
         With ``with_pending=False`` it stops at pending work instead (the batched driver
-        does that work only for the games that need it)."""
+        does that work only for the games that need it). With ``max_iterations`` it stops
+        after that many steps and marks an unfinished game PENDING_SETTLE: under vmap every
+        game runs as many steps as the slowest, so the batched driver finishes the few slow
+        ones in compact groups."""
         stages = [None, self.stage_instant, self.stage_place, self.stage_supply_bonus_monkey, self.butterfly_step]
 
-        def cond(s):
+        def more(s):
             idle = s.stage == STAGE_NONE
             forced = idle & (s.pending == PENDING_NONE) & (self.n_legal_and_first(s)[0] == 1)
             pending = with_pending & idle & (s.pending != PENDING_NONE)
@@ -330,14 +333,16 @@ class Rules:
             def idle(s):
                 if not with_pending:
                     return single(s)
-                return lax.switch(s.pending, [single, self.start_turn, self.compute_shape_mask], s)
+                return lax.switch(s.pending, [single, self.start_turn, self.compute_shape_mask, self.resume], s)
 
             return lax.switch(s.stage, [idle] + stages[1:], s)
 
-        return lax.while_loop(cond, body, s)
+        if max_iterations is None:
+            return lax.while_loop(more, body, s)
+        s, _ = lax.while_loop(lambda c: more(c[0]) & (c[1] < max_iterations), lambda c: (body(c[0]), c[1] + 1), (s, 0))
+        unfinished = more(s) & (s.pending == PENDING_NONE)
+        return s._replace(pending=jnp.where(unfinished, PENDING_SETTLE, s.pending).astype(jnp.int32))
 
-    def do_pending(self, s: State) -> State:
-        return lax.switch(s.pending, [lambda s: s, self.start_turn, self.compute_shape_mask], s)
-
-
-
+    def resume(self, s: State) -> State:
+        """Go on with automatic steps the batched step stopped early."""
+        return s._replace(pending=jnp.int32(PENDING_NONE))

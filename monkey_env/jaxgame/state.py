@@ -11,8 +11,10 @@ from monkey_env.geometry import BOARD_SIZE, NUM_CELLS
 
 MAX_PLAYERS = 4
 
-# Phases follow monkey_env.actions.Phase; these two are internal and never seen by agents.
-PENDING_NONE, PENDING_TURN_START, PENDING_SHAPE_MASK = 0, 1, 2
+# Phases follow monkey_env.actions.Phase; these are internal and never seen by agents.
+# PENDING_SETTLE: the batched step stopped this game's automatic steps early (to go on with
+# the few games that need many of them in a compact group).
+PENDING_NONE, PENDING_TURN_START, PENDING_SHAPE_MASK, PENDING_SETTLE = 0, 1, 2, 3
 
 
 class State(NamedTuple):
