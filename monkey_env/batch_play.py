@@ -4,8 +4,10 @@
 
 Agents offer ``act_batch`` (see agents/base.py). Seat ``s`` of every game is played by
 ``agents[s]``; a seat rotation is the caller's business (give the agents in another order).
-Each step asks every seat's agent for the whole batch and keeps, per game, the action of the
-seat to play, so an agent's cost is paid once per seat per step.
+Each step asks every seat's agent for the whole batch, with empty legal masks for the games
+where another seat is to play, and keeps, per game, the action of the seat to play. An agent
+that skips games without a legal action (as finished games have), like the greedy one, so
+spends its effort only on its own decisions.
 """
 
 from __future__ import annotations
@@ -95,7 +97,9 @@ def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, s
             if share_agents and id(agent) in asked:
                 chosen = asked[id(agent)]
             else:
-                chosen = jnp.asarray(agent.act_batch(jg, states, masks, sub), jnp.int32)
+                seats = [s for s, a in enumerate(agents) if a is agent] if share_agents else [seat]
+                to_play = jnp.isin(current, jnp.asarray(seats))
+                chosen = jnp.asarray(agent.act_batch(jg, states, masks & to_play[:, None], sub), jnp.int32)
                 asked[id(agent)] = chosen
             actions = jnp.where(current == seat, chosen, actions)
         before_owner, before_colour, before_current = states.card_owner, states.colour, np.asarray(current)

@@ -7,7 +7,10 @@ Each of the ``num_envs`` games has one learning seat (drawn per episode unless
 ``learner_seat`` is given) and one opponent agent for its other seats, drawn per episode
 from ``opponents`` (names or agent objects with ``act_batch``, agents/base.py; weights with
 ``opponent_weights``). After every learner decision the opponents of all games decide
-together, batch by batch, until every game is back at a learner decision; finished games
+together, batch by batch, until every game is back at a learner decision (only the games
+where an opponent is to play are stepped, gathered into a batch of 1/16, 1/4 or all of
+``num_envs`` games (at least 16), so the few long opponent turns do not cost whole-batch
+steps); finished games
 restart at once from a pool of freshly dealt games (SB3's automatic reset: the last
 observation is in ``infos[i]["terminal_observation"]``, and ``infos[i]["episode"]`` has the
 return ``r``, length ``l`` and the learner's final score, seat and opponent).
@@ -59,6 +62,11 @@ class JaxVecEnv(VecEnv):
         # Fixed shapes (one pool index per game, used where `reset`), so it compiles once.
         self._refill = jax.jit(lambda states, reset, pool, pool_idx: self._keep(
             reset, jax.tree_util.tree_map(lambda p: p[pool_idx], pool), states))
+        self._gather = jax.jit(lambda states, rows: jax.tree_util.tree_map(lambda x: x[rows], states))
+        self._scatter = jax.jit(lambda states, sub, rows: jax.tree_util.tree_map(
+            lambda x, y: x.at[rows].set(y, mode="drop"), states, sub))
+        # Sub-batch sizes for the opponents' moves: few sizes (each compiles), none below 16.
+        self._sizes = sorted({min(num_envs, max(16, num_envs // k)) for k in (16, 4, 1)})
         self.render_mode = None
         super().__init__(num_envs, observation_space(jg), spaces.Discrete(jg.num_actions))
         self._pool = None
@@ -157,23 +165,29 @@ class JaxVecEnv(VecEnv):
     def _play_opponents(self) -> np.ndarray:
         """Opponents decide in every game until each is at a learner decision or over."""
         gained = np.zeros(self.num_envs, np.float32)
-        seat = jnp.asarray(self.seat)
-        opponent = jnp.asarray(self.opponent)
         while True:
-            need = np.asarray((self.states.current != seat) & ~self.states.terminated)
-            if not need.any():
+            need = np.asarray((self.states.current != jnp.asarray(self.seat)) & ~self.states.terminated)
+            rows = np.flatnonzero(need)
+            if len(rows) == 0:
                 return gained
-            masks = self.jax_game.batch_legal_mask(self.states)
-            actions = jnp.zeros(self.num_envs, jnp.int32)
+            # The games to step, padded to a fixed size with a spare row that is not written back.
+            size = next(n for n in self._sizes if n >= len(rows))
+            gather = np.zeros(size, np.int32)
+            gather[:len(rows)] = rows
+            write = np.full(size, self.num_envs, np.int32)
+            write[:len(rows)] = rows
+            sub = self._gather(self.states, jnp.asarray(gather))
+            masks = self.jax_game.batch_legal_mask(sub)
+            opponent = self.opponent[gather]
+            actions = jnp.zeros(size, jnp.int32)
             for k, agent in enumerate(self.opponents):
-                if not (need & (self.opponent == k)).any():
+                if not (opponent[:len(rows)] == k).any():
                     continue
-                self.agent_key, sub = jax.random.split(self.agent_key)
-                chosen = jnp.asarray(agent.act_batch(self.jax_game, self.states, masks, sub), jnp.int32)
-                actions = jnp.where(opponent == k, chosen, actions)
+                self.agent_key, key = jax.random.split(self.agent_key)
+                chosen = jnp.asarray(agent.act_batch(self.jax_game, sub, masks, key), jnp.int32)
+                actions = jnp.where(jnp.asarray(opponent == k), chosen, actions)
             before = self.states
-            stepped = self.jax_game.batch_step(self.states, actions)
-            self.states = self._keep(jnp.asarray(need), stepped, before)
+            self.states = self._scatter(self.states, self.jax_game.batch_step(sub, actions), jnp.asarray(write))
             gained += self._learner_rewards(before, need)
 
     def _restart(self, rows: np.ndarray) -> None:

@@ -1,5 +1,5 @@
-"""Tournaments batched on the JAX engine: rows, determinism after a partial loss, and the
-seat-to-move masking (OnTurn) leaving every game as play_batch plays it.
+"""Tournaments batched on the JAX engine: rows, determinism after a partial loss, and every
+game recorded as play_batch plays it.
 
 One small chunk size (4) so the compiled programs are few; they are cached on disk
 (~/.cache/monkey-palace/jax), which makes a second run of this file much faster."""
@@ -37,7 +37,7 @@ def test_jax_tournament_rows_are_deterministic_and_survive_lost_games(tmp_path):
     strip = lambda rs: [{k: v for k, v in r.items() if k not in ("finished", "duration")} for r in rs]  # noqa: E731
     assert strip(db.games(tour.id)) == strip(rows)
 
-    # Masking the other seats' games changes no game: compare with play_batch's own play.
+    # The recorded games are play_batch's own play.
     chunk = plan.schedule.chunks()[0]
     r = play_batch(shared_jax_game(), [make_agent(n, 0) for n in chunk.seating], players=2, map="1",
                    seeds=list(chunk.seeds), options=OPTIONS,

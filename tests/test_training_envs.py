@@ -64,16 +64,19 @@ def run_random(venv, steps, seed=0):
     return episodes, trace
 
 
-def test_vec_env_resets_games_and_returns_episode_scores():
-    venv = JaxVecEnv(N, players=2, map=1, opponents=["random"], seed=1)
+@pytest.mark.parametrize("n", [N, 40])
+def test_vec_env_resets_games_and_returns_episode_scores(n):
+    """With 40 games the opponents' moves are stepped in gathered sub-batches of 16 games."""
+    venv = JaxVecEnv(n, players=2, map=1, opponents=["random"], seed=1)
+    assert venv._sizes == ([N] if n == N else [16, 40])
     obs = venv.reset()
-    assert obs["planes"].shape == (N, 20, 32, 32) and obs["vector"].shape[0] == N
+    assert obs["planes"].shape == (n, 20, 32, 32) and obs["vector"].shape[0] == n
     assert venv.observation_space.contains({k: v[0] for k, v in obs.items()})
     # Every game is at one of the learner's decisions.
     current = np.asarray(venv.states.current)
     assert (current == venv.seat).all()
     episodes, _ = run_random(venv, 120)
-    assert len(episodes) >= N
+    assert len(episodes) >= n
     for ep in episodes:
         # Banana rewards: the return of an episode is the learner's final score.
         assert ep["r"] == pytest.approx(ep["score"])

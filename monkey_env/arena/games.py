@@ -104,11 +104,10 @@ class ChunkPlayer:
         s = self.spec
         if self._jax_game is None:
             self._jax_game = shared_jax_game()
-        agents = []
-        for seat, name in enumerate(chunk.seating):
+        for name in chunk.seating:
             if name not in self._batch_agents:
                 self._batch_agents[name] = make_agent(name, 0)   # act_batch draws from the key
-            agents.append(OnTurn(self._batch_agents[name], seat))
+        agents = [self._batch_agents[name] for name in chunk.seating]
         # Always the whole chunk, padded to the chunk size with its last deal: one compiled shape
         # for every chunk, and a game plays the same whether or not its neighbours were recorded.
         seeds = list(chunk.seeds) + [chunk.seeds[-1]] * (s["chunk"] - len(chunk.seeds))
@@ -121,17 +120,3 @@ class ChunkPlayer:
             end = "illegal action" if r.illegal[i] else (END_KIND_NAMES[r.end_kind[i]] if r.end_kind[i] >= 0 else "")
             rows.append(self._row(chunk, i, r.scores[i], r.rounds[i], end, r.decisions[i], per_game))
         return rows
-
-
-class OnTurn:
-    """An agent shown only the games where its seat is to move: the other rows get an all-false
-    mask, as finished games do, so a costly policy does not score the other seats' decisions
-    (play_batch asks every seat's agent for the whole batch and keeps the actions of the seat
-    to move). The actions kept are the same as without it."""
-
-    def __init__(self, agent, seat: int):
-        self.agent, self.seat = agent, seat
-        self.name = getattr(agent, "name", type(agent).__name__)
-
-    def act_batch(self, jax_game, states, masks, key):
-        return self.agent.act_batch(jax_game, states, masks & (states.current == self.seat)[:, None], key)

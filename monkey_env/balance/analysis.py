@@ -265,7 +265,7 @@ def options_section(ds: Dataset) -> dict:
 
 
 def _option_row(rec: Records, base: Records | None) -> dict:
-    P, n = rec.players, rec.n
+    n = rec.n
     wins = split_wins(rec)
     k = wins.sum(0)
     chi, p_chi, _ = S.chisq_uniform(k)
