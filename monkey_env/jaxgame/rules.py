@@ -77,20 +77,17 @@ class Rules:
         return (s.knob.reshape(-1) == Knob.ARCH_END) & ~animal
 
     def legal_action_mask(self, s: State) -> jnp.ndarray:
-        L = self.layout
+        """(A,) bool in the order of ActionLayout: cells, shapes, piles, stop buying, instant
+        arch and brick, slots, monkey stays, frog take and decline (one concatenation)."""
         p = s.phase
-        mask = jnp.zeros((L.size,), bool)
         monkey_cells = self.open_arch_ends(s)
         cells = jnp.where(p == Phase.ANCHOR, s.anchor_mask, (p == Phase.MONKEY) & monkey_cells)
-        mask = mask.at[L.cell:L.cell + NUM_CELLS].set(cells)
-        mask = mask.at[L.shape:L.shape + self.static.n_shapes].set((p == Phase.SHAPE) & s.shape_mask)
-        mask = mask.at[L.buy_pile:L.buy_pile + N_PILES].set((p == Phase.BUY) & self.buyable(s))
-        mask = mask.at[L.buy_end].set(p == Phase.BUY)
-        mask = mask.at[L.instant_arch].set(p == Phase.INSTANT).at[L.instant_brick].set(p == Phase.INSTANT)
-        mask = mask.at[L.slot:L.slot + N_SLOTS].set(p == Phase.SLOT)
+        buy, instant, slot, frog = (p == Phase.BUY), (p == Phase.INSTANT), (p == Phase.SLOT), (p == Phase.FROG)
         stay = (p == Phase.MONKEY) & (~s.options[OPT_MONKEY_MANDATORY] | ~monkey_cells.any())
-        mask = mask.at[L.monkey_stay].set(stay)
-        mask = mask.at[L.frog_take].set(p == Phase.FROG).at[L.frog_decline].set(p == Phase.FROG)
+        mask = jnp.concatenate([
+            cells, (p == Phase.SHAPE) & s.shape_mask, buy & self.buyable(s), buy[None],
+            jnp.stack([instant, instant]), jnp.broadcast_to(slot, (N_SLOTS,)), stay[None], jnp.stack([frog, frog])])
+        assert mask.shape == (self.layout.size,)
         return mask
 
     # ------------------------------------------------------------ turn start (expensive: anchor mask)
