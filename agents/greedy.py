@@ -152,7 +152,7 @@ def _batch_policy(jg):
         them are gathered a small group at a time (on a CPU small groups keep the walk in cache,
         as in the engine's batched step; a GPU takes a quarter of the batch at once)."""
         batch = need.shape[0]
-        group = min(batch, jg.group_size or (16 if jax.default_backend() == "cpu" else max(1, batch // 4)))
+        group = jg.group_for(batch)
 
         def body(carry):
             need, out = carry

@@ -173,6 +173,11 @@ class JaxGame:
         after = self.rules.settle(self.rules.apply(state, jnp.where(legal, action, 0)))
         return self._finish(state, after, legal)
 
+    def group_for(self, batch: int) -> int:
+        """How many games of a batch the compaction loops (here and in batched agents) take at once."""
+        wide = jax.default_backend() != "cpu"
+        return min(batch, self.group_size or (max(1, batch // 4) if wide else 16))
+
     def batch_step(self, states: State, actions) -> State:
         """vmap(step), with the expensive work (the anchor mask at a turn's start, the shape
         mask at a chosen anchor, long runs of automatic steps) done only for the games that
@@ -191,8 +196,7 @@ class JaxGame:
     def _resolve_and_finish(self, states: State, after: State, legal) -> State:
         rules = self.rules
         batch = legal.shape[0]
-        wide = jax.default_backend() != "cpu"
-        group = min(batch, self.group_size or (max(1, batch // 4) if wide else 16))
+        group = self.group_for(batch)
 
         def run(s, kind, work):
             """Do `work` for up to `group` games pending `kind`, gathered together."""

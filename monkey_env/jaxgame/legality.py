@@ -103,8 +103,9 @@ def walk_at_anchor(state: State, static: Static, anchor) -> dict:
         return jnp.stack([jnp.rot90(window, k) for k, _ in lanes])
 
     here = jnp.broadcast_to(anchor_ok[ay, ax], (len(lanes), 1, 1))
+    supply = state.supply[state.current].astype(jnp.int8)
     nodes = jax.vmap(lambda h, c, r, a, base: _east_subtree(
-        h, c, r, a, base, state.supply[state.current].astype(jnp.int8), static, 1,
+        h, c, r, a, base, supply, static, 1,
         lambda acc, _, node: acc + [(node["legal"], node["tallest"])], [], None))(
         stack(height_p), stack(clear_p), stack(rest_p), here, jnp.asarray([b for _, b in lanes], jnp.int8))
     where = jnp.asarray(static.shape_lane_node)
