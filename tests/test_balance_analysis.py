@@ -43,6 +43,23 @@ def test_split_wins_and_seat_figures():
     assert not g["chi_square"]["significant"] and not g["first_minus_last_win"]["significant"]
 
 
+def test_seat_cells_holm_over_maps():
+    # 1,000 games per map. Map 1: seat 1 wins 575 (chi-square p ~ 2e-6); map 2: 535 (p ~ 0.027,
+    # significant alone, not after Holm over 4 maps: 0.027 > 0.05 / 3); maps 3 and 4 fair.
+    def cell(first_wins):
+        return records(np.array([[2, 1]] * first_wins + [[1, 2]] * (1000 - first_wins)))
+    wins = {"1": 575, "2": 535, "3": 500, "4": 500}
+    ds = Dataset(cells=[Cell("seats", 2, m, "none", ("x", "x")) for m in wins], records=[cell(w) for w in wins.values()],
+                 meta={"plan": {"agents": ["x"]}})
+    chi = {c["map"]: c["chi_square"] for c in A.seats_section(ds)["cells"]}
+    assert chi["1"]["significant"] and chi["1"]["significant_after_holm"]
+    assert chi["2"]["significant"] and not chi["2"]["significant_after_holm"]
+    assert 0.02 < chi["2"]["p_value"] < 0.035
+    assert not chi["3"]["significant"] and not chi["3"]["significant_after_holm"]
+    text = " ".join(findings({**A.analyse(ds, DATA)}))
+    assert "map 2: seats differ" in text and "not significant after Holm" in text
+
+
 def test_card_figures_known_answers():
     # 2 players, 400 games. Card 0 is bought by seat 1 in every even game (round 3) and that seat
     # wins; in odd games nobody buys it and seat 2 wins. Card 0 lies 4 turns on top of a slot.

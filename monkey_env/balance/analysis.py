@@ -66,8 +66,12 @@ def seats_section(ds: Dataset, variant: str = "default") -> dict:
     players = sorted({c.players for c in ds.cells if c.kind == "seats" and c.variant == variant})
     for p in players:
         cells = [(c, r) for c, r in ds.select(kind="seats", players=p, variant=variant) if c.lineup[0] == agent]
-        for c, r in cells:
-            out["cells"].append(dict(map=c.map, **seat_figures(r)))
+        figures = [dict(map=c.map, **seat_figures(r)) for c, r in cells]
+        # One chi-square test per map: Holm's correction keeps the chance of any false
+        # "this map has a seat advantage" at 5% for the player count.
+        for f, rejected in zip(figures, S.holm([f["chi_square"]["p_value"] for f in figures])):
+            f["chi_square"]["significant_after_holm"] = rejected
+        out["cells"].extend(figures)
         if cells:
             out["pooled"].append(dict(map="all", **seat_figures(Records.concat([r for _, r in cells]))))
     return out

@@ -54,13 +54,14 @@ def register(sub) -> None:
     p.add_argument("--options", default="butterfly,frog,both",
                    help="option sets compared with the plain game (butterfly, frog, both; 'none' for none)")
     p.add_argument("--option-games", type=int, default=0, help="games per (players, map, option set); default games/4")
-    p.add_argument("--skill", default="random",
+    p.add_argument("--skill", default="random,ppo",
                    help="agents compared with the main agent per map, 2 players, both seat orders ('none' to skip)")
     p.add_argument("--skill-games", type=int, default=0, help="games per (map, agent pair); default games/2")
     p.add_argument("--cards", help="edited cards.yaml: what-if beside the defaults")
     p.add_argument("--boards", help="edited boards.yaml: what-if beside the defaults")
     p.add_argument("--whatif-games", type=int, default=0, help="games per (players, map) of a what-if; default --games")
-    p.add_argument("--batch", type=int, default=256, help="games per JAX batch (one compilation per size)")
+    p.add_argument("--batch", type=int, default=275,
+                   help="games per JAX batch (one compilation per size); 275 divides the default cells' game counts")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--from", dest="from_file", help="re-analyse the games saved by an earlier run (games.npz)")
     p.add_argument("--db", help="read the games of an arena results database instead of playing")

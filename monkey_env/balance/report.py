@@ -306,7 +306,9 @@ def findings(fig: dict) -> list[str]:
         bw = c["best_minus_worst_win"]
         where = f"{c['players']} players, map {c['map']}"
         if chi["significant"]:
-            out.append(f"Seat advantage, {where}: seats differ (chi-square p={chi['p_value']:.2g}, n={c['n']}); "
+            holm = {True: ", significant after Holm's correction over the maps",
+                    False: ", not significant after Holm's correction over the maps"}.get(chi.get("significant_after_holm"), "")
+            out.append(f"Seat advantage, {where}: seats differ (chi-square p={chi['p_value']:.2g}, n={c['n']}{holm}); "
                        f"seat {bw['best_seat']} wins {fmt(c['seats'][bw['best_seat'] - 1]['win'], True)}, "
                        f"seat {bw['worst_seat']} {fmt(c['seats'][bw['worst_seat'] - 1]['win'], True)}; "
                        f"difference {fmt(bw, True, n=False)}; fair {100 * c['fair']:.0f}%.")
@@ -356,8 +358,10 @@ def tables(fig: dict) -> list[tuple[str, list[str], list[list[str]]]]:
     for c in fig["seats"]["cells"] + fig["seats"]["pooled"]:
         for s in c["seats"]:
             rows.append([str(c["players"]), c["map"], str(s["seat"]), fmt(s["win"], True), fmt(s["bananas"], digits=2),
-                         f"{c['chi_square']['p_value']:.2g}" + ("" if c["chi_square"]["significant"] else " (n.s.)")])
-    t.append(("Seats: win rate (a tie shares the win) and mean Banana Points, 95% CI; chi-square test of equal seats",
+                         f"{c['chi_square']['p_value']:.2g}" + ("" if c["chi_square"]["significant"] else " (n.s.)")
+                         + (" *" if c["chi_square"].get("significant_after_holm") else "")])
+    t.append(("Seats: win rate (a tie shares the win) and mean Banana Points, 95% CI; chi-square test of equal seats "
+              "(* significant after Holm's correction over the maps of a player count)",
               ["players", "map", "seat", "win rate", "Banana Points", "seats equal? p"], rows))
     rows = [[str(c["players"]), c["map"], fmt(c["score"], digits=2), fmt(c["winner_score"], digits=2),
              fmt(c["margin"], digits=2), fmt(c["rounds"], digits=2), "{}/{}/{}".format(*c["rounds_range"]),
