@@ -122,6 +122,10 @@ def test_skill_and_options_and_whatif_sections():
     # g wins ~80% in both seat orders.
     assert sk["n"] == 600 and 0.75 < sk["a_win"]["value"] < 0.85 and sk["significant"]
     assert (sk["a"], sk["b"]) == ("g", "r")
+    # The main agent's own 2-player cell is its self-play profile: fair seats (p = 0.5 drawn).
+    prof = A.skill_section(ds)["self_play"]
+    assert [(p["agent"], p["n"]) for p in prof] == [("g", 600)]
+    assert 0.43 < prof[0]["seat1_win"]["value"] < 0.57 and prof[0]["seats_equal_p"] > 0.001
     opt = A.options_section(ds)["per_players"][0]
     frog = next(r for r in opt["rows"] if r["options"] == "frog")
     assert frog["vs_none"]["seat1_win"]["significant"]

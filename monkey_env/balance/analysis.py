@@ -150,8 +150,10 @@ def skill_section(ds: Dataset) -> dict:
                         p_vs_half=p_half, significant=bool(p_half < 0.05)))
     profiles = []
     for c, r in ds.select(kind="seats", players=2, variant="default"):
+        seats = seat_figures(r)  # the seat effect seen by each agent: is it the game's or the agent's?
         profiles.append(dict(agent=c.lineup[0], map=c.map, n=r.n, score=_d(S.mean_ci(r.scores.mean(1))),
-                             rounds=_d(S.mean_ci(r.rounds))))
+                             rounds=_d(S.mean_ci(r.rounds)), seat1_win=seats["seats"][0]["win"],
+                             seats_equal_p=seats["chi_square"]["p_value"]))
     return {"pairs": out, "self_play": profiles}
 
 

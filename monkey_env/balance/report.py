@@ -382,6 +382,12 @@ def tables(fig: dict) -> list[tuple[str, list[str], list[list[str]]]]:
                 for p in fig["skill"]["pairs"]]
         t.append(("Skill: 2 players, both seat orders", ["agents", "map", "first agent's win rate",
                                                          "score margin (paired)"], rows))
+    if fig["skill"]["self_play"]:
+        rows = [[p["agent"], p["map"], fmt(p["score"], digits=2), fmt(p["rounds"], digits=2), fmt(p["seat1_win"], True),
+                 f"{p['seats_equal_p']:.2g}" + ("" if p["seats_equal_p"] < 0.05 else " (n.s.)")]
+                for p in sorted(fig["skill"]["self_play"], key=lambda p: (p["agent"], p["map"]))]
+        t.append(("Each agent against itself, 2 players: its score profile and the seat effect it sees",
+                  ["agent", "map", "score per seat", "rounds", "seat 1 win rate", "seats equal? p"], rows))
     for blk in fig["cards"]["per_players"]:
         rows = [[p["pile"], str(p["cards"]), str(p["bananas_total"]), fmt(p["bought_share"], True),
                  fmt(p["round"], digits=1), fmt(p["buyer_win"], True), fmt(p["buyer_minus_nonbuyer"], True)
