@@ -1,4 +1,4 @@
-"""Agents by name: the built-in ones (``random``, ``greedy``, ``ppo`` = the shipped checkpoint,
+"""Agents by name: the built-in ones (``random``, ``greedy``, ``ppo`` = the shipped checkpoint, ``ppo-sample`` = it sampling,
 ``ppo:PATH`` = another checkpoint), or any class given by import path ``package.module:Class``.
 
 A factory takes the agent's seed (every random choice of the agent comes from it). User
@@ -27,7 +27,17 @@ def _ppo(seed: int):
     return PPOAgent(seed=seed)
 
 
-BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _greedy, "ppo": _ppo}
+def _ppo_sample(seed: int):
+    """The shipped checkpoint drawing its actions from its policy (torch's generator, seeded
+    here): games of a deterministic agent repeat their openings, this one's vary."""
+    from agents.ppo import PPOAgent
+    agent = PPOAgent(seed=seed, deterministic=False)
+    agent.name = "ppo-sample"
+    return agent
+
+
+BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _greedy, "ppo": _ppo,
+                                                "ppo-sample": _ppo_sample}
 
 
 def register(name: str, factory: Callable[[int], object]) -> None:

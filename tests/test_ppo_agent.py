@@ -149,3 +149,23 @@ def test_the_shipped_checkpoint_plays_by_name(jg):
         action = agent.act(game, mask) if game.current == 0 else int(rng.choice(np.flatnonzero(mask)))
         assert mask[action]
         game.apply(action)
+
+
+def test_ppo_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed(jg):
+    from agents.registry import make_agent
+    from monkey_env.batch_play import game_keys
+
+    states = jg.batch_init(game_keys(np.zeros(64, np.int64)), jg.params(2, 1))  # 64 copies of one deal
+    masks = np.asarray(jg.batch_legal_mask(states))
+
+    def draw(seed):
+        agent = make_agent("ppo-sample", seed)
+        assert agent.name == "ppo-sample" and not agent.deterministic
+        return agent.act_batch(jg, states, masks, None)
+
+    first = draw(3)
+    assert masks[np.arange(64), first].all()
+    assert len(set(first.tolist())) > 1                      # the same position, several choices
+    assert (draw(3) == first).all()                          # the same seed, the same draws
+    greedy_like = make_agent("ppo", 3).act_batch(jg, states, masks, None)
+    assert len(set(greedy_like.tolist())) == 1               # the deterministic agent: one choice
