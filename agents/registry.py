@@ -1,5 +1,6 @@
-"""Agents by name: the built-in ones (``random``, ``greedy``, ``ppo`` = the shipped checkpoint, ``ppo-sample`` = it sampling,
-``ppo:PATH`` = another checkpoint), or any class given by import path ``package.module:Class``.
+"""Agents by name: the built-in ones (``random``, ``greedy``, ``ppo`` = the shipped checkpoint,
+``ppo-sample`` = the same sampling from its policy, ``ppo:PATH`` = another checkpoint), or any
+class given by import path ``package.module:Class``.
 
 A factory takes the agent's seed (every random choice of the agent comes from it). User
 classes are built as ``Class(seed=seed)`` when their constructor takes a seed, else ``Class()``.
