@@ -151,21 +151,20 @@ def test_the_shipped_checkpoint_plays_by_name(jg):
         game.apply(action)
 
 
-def test_ppo_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed(jg):
+def test_ppo_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed():
     from agents.registry import make_agent
-    from monkey_env.batch_play import game_keys
 
-    states = jg.batch_init(game_keys(np.zeros(64, np.int64)), jg.params(2, 1))  # 64 copies of one deal
-    masks = np.asarray(jg.batch_legal_mask(states))
+    # One position asked again and again (single-game form: it reuses the batch-1 compilation).
+    game = Game.new(2, 1, seed=4)
+    mask = game.legal_mask()
 
-    def draw(seed):
-        agent = make_agent("ppo-sample", seed)
-        assert agent.name == "ppo-sample" and not agent.deterministic
-        return agent.act_batch(jg, states, masks, None)
+    def draws(seed, name="ppo-sample", n=40):
+        agent = make_agent(name, seed)
+        return [agent.act(game, mask) for _ in range(n)]
 
-    first = draw(3)
-    assert masks[np.arange(64), first].all()
-    assert len(set(first.tolist())) > 1                      # the same position, several choices
-    assert (draw(3) == first).all()                          # the same seed, the same draws
-    greedy_like = make_agent("ppo", 3).act_batch(jg, states, masks, None)
-    assert len(set(greedy_like.tolist())) == 1               # the deterministic agent: one choice
+    first = draws(3)
+    assert make_agent("ppo-sample", 3).name == "ppo-sample" and not make_agent("ppo-sample", 3).deterministic
+    assert all(mask[a] for a in first)
+    assert len(set(first)) > 1                               # the same position, several choices
+    assert draws(3) == first                                 # the same seed, the same draws
+    assert len(set(draws(3, "ppo", 5))) == 1                 # the deterministic agent: one choice
