@@ -160,10 +160,10 @@ def test_ppo_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed():
 
     def draws(seed, name="ppo-sample", n=40):
         agent = make_agent(name, seed)
+        assert agent.name == name and agent.deterministic == (name == "ppo")
         return [agent.act(game, mask) for _ in range(n)]
 
     first = draws(3)
-    assert make_agent("ppo-sample", 3).name == "ppo-sample" and not make_agent("ppo-sample", 3).deterministic
     assert all(mask[a] for a in first)
     assert len(set(first)) > 1                               # the same position, several choices
     assert draws(3) == first                                 # the same seed, the same draws
