@@ -27,10 +27,10 @@ to the lowest action index. The scores:
 * **Monkey.** Stay when allowed; otherwise the open arch end with the lowest index.
 * **Frog.** Decline: the Frog trophy is worth -3 Banana Points, more than its column is.
 
-``act`` reads only public information of a reference :class:`~monkey_env.engine.Game` (the pile
+``act`` reads only public information of a reference :class:`~monkey_env.monkey_palace.engine.Game` (the pile
 tops, never the order inside a pile). ``act_batch`` computes the same scores on the JAX engine,
 jit-compiled over the batch; the staircase values come from
-:mod:`monkey_env.jaxgame.staircase_values`, which evaluates every legal pair along the walk that
+:mod:`monkey_env.agents.staircase_values`, which evaluates every legal pair along the walk that
 computes the anchor mask, for the games at an anchor or shape decision only (in small groups).
 tests/test_greedy.py plays both in lockstep and asserts identical choices.
 """
@@ -41,10 +41,10 @@ from functools import cache
 
 import numpy as np
 
-from monkey_env.actions import N_PILES, N_SLOTS, Phase
-from monkey_env.geometry import NUM_CELLS, Colour, cell_xy
+from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
+from monkey_env.monkey_palace.geometry import NUM_CELLS, Colour, cell_xy
 # One Banana Point in a staircase's value, and the buying order: shared with the JAX scores.
-from monkey_env.jaxgame.staircase_values import POINT, buy_preference
+from monkey_env.agents.staircase_values import POINT, buy_preference
 
 
 class GreedyAgent:
@@ -142,7 +142,7 @@ def _batch_policy(jg):
     import jax
     import jax.numpy as jnp
 
-    from monkey_env.jaxgame import staircase_values as sv
+    from monkey_env.agents import staircase_values as sv
 
     t, st, L = jg.tables, jg.static, jg.layout
 

@@ -1,6 +1,6 @@
 """The PPO baseline: sb3-contrib's MaskablePPO with a feature extractor for the palace.
 
-The policy sees the observation of :mod:`monkey_env.observation`: a small CNN reads the
+The policy sees the observation of :mod:`monkey_env.monkey_palace.envs.observation`: a small CNN reads the
 plate's planes (20×32×32) and an MLP the vector; their features are joined and fed to the
 policy and value heads. ``PPOAgent`` plays a saved checkpoint behind both agent interfaces
 (``act`` on the reference engine, ``act_batch`` on JAX batches), deterministically (the most
@@ -95,8 +95,8 @@ class PPOAgent:
     def act(self, game, mask: np.ndarray) -> int:
         import jax
 
-        from monkey_env.jaxgame.env import shared_jax_game
-        from monkey_env.jaxgame.from_reference import jax_state_from_game
+        from monkey_env.monkey_palace.jaxgame.env import shared_jax_game
+        from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
 
         jg = shared_jax_game()
         state = jax.tree_util.tree_map(lambda x: x[None], jax_state_from_game(jg, game))

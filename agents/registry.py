@@ -14,24 +14,24 @@ from typing import Callable
 
 
 def _random(seed: int):
-    from agents.random_agent import RandomAgent
+    from monkey_env.agents.random_agent import RandomAgent
     return RandomAgent(seed)
 
 
 def _greedy(seed: int):
-    from agents.greedy import GreedyAgent
+    from monkey_env.agents.greedy import GreedyAgent
     return GreedyAgent(seed)
 
 
 def _ppo(seed: int):
-    from agents.ppo import PPOAgent
+    from monkey_env.agents.ppo import PPOAgent
     return PPOAgent(seed=seed)
 
 
 def _ppo_sample(seed: int):
     """The shipped checkpoint drawing its actions from its policy (torch's generator, seeded
     here): games of a deterministic agent repeat their openings, this one's vary."""
-    from agents.ppo import PPOAgent
+    from monkey_env.agents.ppo import PPOAgent
     agent = PPOAgent(seed=seed, deterministic=False)
     agent.name = "ppo-sample"
     return agent
@@ -55,7 +55,7 @@ def make_agent(name: str, seed: int = 0):
     if name in BUILT_IN:
         return BUILT_IN[name](seed)
     if name.startswith("ppo:"):  # a PPO checkpoint by path
-        from agents.ppo import PPOAgent
+        from monkey_env.agents.ppo import PPOAgent
         return PPOAgent(name[4:], seed=seed)
     if ":" not in name:
         raise ValueError(f"unknown agent {name!r}; known: {', '.join(known_names())}, "

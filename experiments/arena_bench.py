@@ -17,10 +17,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from agents.registry import known_names
-from monkey_env.arena.report import build_report
-from monkey_env.arena.results import Results
-from monkey_env.arena.runner import plan_tournament, run_tournament
+from monkey_env.agents.registry import known_names
+from monkey_env.apps.arena.report import build_report
+from monkey_env.apps.arena.results import Results
+from monkey_env.apps.arena.runner import plan_tournament, run_tournament
 
 OPTIONS = {"butterfly": False, "frog": False, "monkey_move": "optional", "butterfly_rule": "highest_overall",
            "end_trigger": "shortfall"}
@@ -39,7 +39,7 @@ def main() -> None:
     args = ap.parse_args()
 
     agents = args.agents.split(",") if args.agents else \
-        ["greedy", "random"] if "greedy" in known_names() else ["random", "agents.random_agent:RandomAgent"]
+        ["greedy", "random"] if "greedy" in known_names() else ["random", "monkey_env.agents.random_agent:RandomAgent"]
     db_path = Path(args.db) if args.db else Path(tempfile.mkdtemp()) / "bench.sqlite"
     t0 = time.perf_counter()
     plan = plan_tournament(agents, 2, "1", OPTIONS, args.games, args.seed, "jax", args.chunk)

@@ -15,10 +15,10 @@ import sys
 
 from tqdm import tqdm
 
-from agents.random_agent import RandomAgent
-from monkey_env.engine import GameOptions
-from monkey_env.game_data import load_game_data
-from monkey_env.simulate import play_game
+from monkey_env.agents.random_agent import RandomAgent
+from monkey_env.monkey_palace.engine import GameOptions
+from monkey_env.monkey_palace.game_data import load_game_data
+from monkey_env.apps.simulate import play_game
 
 
 def measure(players: int, games: int, seed: int) -> dict:

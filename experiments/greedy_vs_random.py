@@ -7,7 +7,7 @@ Banana Points, and games per second.
 Seats are rotated: the games are split into one group per seat, and in group s the greedy
 agent plays seat s (the others are random) on the same deals. A game counts as a win when
 greedy has strictly more Banana Points than every other seat (a tie is not a win). The
-games run in batches of --batch with play_batch (monkey_env/batch_play.py).
+games run in batches of --batch with play_batch (monkey_env/apps/batch_play.py).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import time
 
 import numpy as np
 
-from agents.greedy import GreedyAgent
-from agents.random_agent import RandomAgent
-from monkey_env.batch_play import play_batch
-from monkey_env.jax_cache import enable_compilation_cache
-from monkey_env.jaxgame import JaxGame
+from monkey_env.agents.greedy import GreedyAgent
+from monkey_env.agents.random_agent import RandomAgent
+from monkey_env.apps.batch_play import play_batch
+from monkey_env.core.jax_cache import enable_compilation_cache
+from monkey_env.monkey_palace.jaxgame import JaxGame
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -3,7 +3,7 @@
     python -m experiments.jax_differential --games 10000 [--first 0] [--batch 100]
 
 Every decision of every game is compared (state, legal mask, scores); the games cycle
-through all maps, 2-4 players and the options (monkey_env.jaxgame.parity.game_settings).
+through all maps, 2-4 players and the options (monkey_env.monkey_palace.jaxgame.parity.game_settings).
 Stops at the first disagreement with the differences; prints a JSON summary at the end.
 """
 
@@ -16,8 +16,8 @@ import time
 
 from tqdm import tqdm
 
-from monkey_env.jaxgame import JaxGame
-from monkey_env.jaxgame.parity import differential_batch
+from monkey_env.monkey_palace.jaxgame import JaxGame
+from monkey_env.monkey_palace.jaxgame.parity import differential_batch
 
 
 def main() -> None:

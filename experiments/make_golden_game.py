@@ -12,8 +12,8 @@ import jax
 import numpy as np
 
 from monkey_env import Game
-from monkey_env.jaxgame import JaxGame
-from monkey_env.jaxgame.parity import reference_view
+from monkey_env.monkey_palace.jaxgame import JaxGame
+from monkey_env.monkey_palace.jaxgame.parity import reference_view
 
 SETTINGS = dict(players=3, map=4, butterfly=True, frog=True)
 JAX_SEED = 42

@@ -1,9 +1,9 @@
 """monkey-palace: Monkey Palace (the LEGO board game) as a rules engine and RL environment."""
 
-from monkey_env.actions import ActionLayout, Phase
-from monkey_env.config import ConfigError
-from monkey_env.engine import Game, GameOptions, IllegalActionError, SaveFileError
-from monkey_env.game_data import GameData, load_game_data
+from monkey_env.monkey_palace.actions import ActionLayout, Phase
+from monkey_env.monkey_palace.config import ConfigError
+from monkey_env.monkey_palace.engine import Game, GameOptions, IllegalActionError, SaveFileError
+from monkey_env.monkey_palace.game_data import GameData, load_game_data
 
 __all__ = ["ActionLayout", "ConfigError", "Game", "GameData", "GameOptions", "IllegalActionError",
            "Phase", "SaveFileError", "load_game_data"]
@@ -13,6 +13,6 @@ __version__ = "0.1.0"
 def __getattr__(name):
     # The PettingZoo environment loads JAX and PettingZoo: only when asked for.
     if name in ("env", "raw_env"):
-        from monkey_env import pettingzoo_env
+        from monkey_env.monkey_palace.envs import pettingzoo_env
         return getattr(pettingzoo_env, name)
     raise AttributeError(f"module 'monkey_env' has no attribute {name!r}")

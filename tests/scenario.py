@@ -8,7 +8,7 @@ A scenario reads like a page of the rulebook:
 
 The plate is map 1's 32x32 plate with every ground stud light green (the four corner pieces
 stay where they are), so the only palace is the one a test draws with ``draw_palace`` tokens
-(see monkey_env/text_view.py): ``l d g w # C`` ground, ``b c`` brick/column, ``A m`` arch
+(see monkey_env/monkey_palace/text_view.py): ``l d g w # C`` ground, ``b c`` brick/column, ``A m`` arch
 end/middle, ``L D G`` decorations, ``@ Y F`` monkey/butterfly/frog, each followed by the
 height of its top.
 """
@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from monkey_env import Game, Phase
-from monkey_env.config import PILE_IDS
-from monkey_env.engine import TurnState
-from monkey_env.geometry import CORNER_CELLS, HEADING_NAMES, Knob
-from monkey_env.palace import Palace, StaircasePlan, Supply
-from monkey_env.text_view import cell_token, draw_palace
+from monkey_env.monkey_palace.config import PILE_IDS
+from monkey_env.monkey_palace.engine import TurnState
+from monkey_env.monkey_palace.geometry import CORNER_CELLS, HEADING_NAMES, Knob
+from monkey_env.monkey_palace.palace import Palace, StaircasePlan, Supply
+from monkey_env.monkey_palace.text_view import cell_token, draw_palace
 
 
 def cleared_palace(animal_height: int) -> Palace:

@@ -14,18 +14,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from monkey_env.arena.games import ChunkPlayer, ranks_of
-from monkey_env.arena.ratings import openskill_ratings, win_matrix, wilson
-from monkey_env.arena.report import build_report
-from monkey_env.arena.results import Results, ResultsError
-from monkey_env.arena.runner import plan_tournament, run_tournament
-from monkey_env.arena.schedule import Schedule, seatings
-from monkey_env.cli import main
+from monkey_env.apps.arena.games import ChunkPlayer, ranks_of
+from monkey_env.apps.arena.ratings import openskill_ratings, win_matrix, wilson
+from monkey_env.apps.arena.report import build_report
+from monkey_env.apps.arena.results import Results, ResultsError
+from monkey_env.apps.arena.runner import plan_tournament, run_tournament
+from monkey_env.apps.arena.schedule import Schedule, seatings
+from monkey_env.apps.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 OPTIONS = {"butterfly": False, "frog": False, "monkey_move": "optional", "butterfly_rule": "highest_overall",
            "end_trigger": "shortfall"}
-RANDOM2 = "agents.random_agent:RandomAgent"     # a second agent name for the same class
+RANDOM2 = "monkey_env.agents.random_agent:RandomAgent"     # a second agent name for the same class
 
 
 class BadAgent:
@@ -194,7 +194,7 @@ def test_cli_report_json_and_plot(tmp_path, capsys):
 def test_resumes_after_sigkill_without_losing_or_doubling_games(tmp_path):
     db_path = tmp_path / "k.sqlite"
     games = 24
-    cmd = [sys.executable, "-m", "monkey_env.cli", "tournament", "--agents", f"random,{RANDOM2}", "--games",
+    cmd = [sys.executable, "-m", "monkey_env.apps.cli", "tournament", "--agents", f"random,{RANDOM2}", "--games",
            str(games), "--engine", "reference", "--chunk", "1", "--workers", "2", "--quiet", "--db", str(db_path)]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
 

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.registry import make_agent
-from monkey_env.arena.games import derived_seed, ranks_of, shared_jax_game
-from monkey_env.arena.results import Results
-from monkey_env.arena.runner import plan_tournament, run_tournament
-from monkey_env.batch_play import play_batch
+from monkey_env.agents.registry import make_agent
+from monkey_env.apps.arena.games import derived_seed, ranks_of, shared_jax_game
+from monkey_env.apps.arena.results import Results
+from monkey_env.apps.arena.runner import plan_tournament, run_tournament
+from monkey_env.apps.batch_play import play_batch
 
 OPTIONS = {"butterfly": False, "frog": False, "monkey_move": "optional", "butterfly_rule": "highest_overall",
            "end_trigger": "shortfall"}
-AGENTS = ["random", "agents.random_agent:RandomAgent"]
+AGENTS = ["random", "monkey_env.agents.random_agent:RandomAgent"]
 
 
 def test_jax_tournament_rows_are_deterministic_and_survive_lost_games(tmp_path):

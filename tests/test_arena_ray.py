@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from monkey_env.arena.results import Results
-from monkey_env.arena.runner import plan_tournament, run_tournament
+from monkey_env.apps.arena.results import Results
+from monkey_env.apps.arena.runner import plan_tournament, run_tournament
 
 ray = pytest.importorskip("ray")
 
@@ -14,7 +14,7 @@ OPTIONS = {"butterfly": True, "frog": False, "monkey_move": "optional", "butterf
 
 
 def _plan():
-    return plan_tournament(["random", "agents.random_agent:RandomAgent"], 2, "2", OPTIONS, 6, 11, "reference", 2)
+    return plan_tournament(["random", "monkey_env.agents.random_agent:RandomAgent"], 2, "2", OPTIONS, 6, 11, "reference", 2)
 
 
 def _key(rows):

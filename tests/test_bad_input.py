@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import yaml
 
-from agents.random_agent import RandomAgent
+from monkey_env.agents.random_agent import RandomAgent
 from monkey_env import ConfigError, Game, GameOptions, IllegalActionError, Phase, load_game_data
-from monkey_env.actions import PHASE_WORDS
-from monkey_env.config import PILE_IDS
+from monkey_env.monkey_palace.actions import PHASE_WORDS
+from monkey_env.monkey_palace.config import PILE_IDS
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 

@@ -5,10 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from monkey_env.balance import analysis as A
-from monkey_env.balance.collect import Cell, Dataset, Plan, Records, rotations
-from monkey_env.balance.report import clean, findings, tables, write
-from monkey_env.game_data import load_game_data
+from monkey_env.apps.balance import analysis as A
+from monkey_env.apps.balance.collect import Cell, Dataset, Plan, Records, rotations
+from monkey_env.apps.balance.report import clean, findings, tables, write
+from monkey_env.monkey_palace.game_data import load_game_data
 
 DATA = load_game_data(1)
 C = len(DATA.cards)
@@ -168,8 +168,8 @@ def test_dataset_save_load(tmp_path):
 
 
 def test_arena_database(tmp_path):
-    from monkey_env.arena.results import Results
-    from monkey_env.balance.arena_db import dataset_from_db
+    from monkey_env.apps.arena.results import Results
+    from monkey_env.apps.balance.arena_db import dataset_from_db
 
     res = Results(tmp_path / "r.sqlite")
     t = res.tournament("k", {"x": 1})

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from monkey_env.cli import main
+from monkey_env.apps.cli import main
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 

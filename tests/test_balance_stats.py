@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import stats as st
 
-from monkey_env.balance import stats as S
+from monkey_env.apps.balance import stats as S
 
 
 # ---------------------------------------------------------------- textbook values

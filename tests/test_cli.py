@@ -6,7 +6,7 @@ import sys
 
 
 def cli(*args, check=True):
-    return subprocess.run([sys.executable, "-m", "monkey_env.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "monkey_env.apps.cli", *args], capture_output=True, text=True,
                           check=check)
 
 

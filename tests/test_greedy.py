@@ -9,14 +9,14 @@ import jax
 import numpy as np
 import pytest
 
-from agents.greedy import GreedyAgent, staircase_value
-from agents.registry import make_agent
+from monkey_env.agents.greedy import GreedyAgent, staircase_value
+from monkey_env.agents.registry import make_agent
 from monkey_env import Game, Phase
-from monkey_env.batch_play import play_batch
-from monkey_env.game_data import load_game_data
-from monkey_env.jaxgame import JaxGame
-from monkey_env.jaxgame.parity import game_settings
-from monkey_env.text_view import draw_palace
+from monkey_env.apps.batch_play import play_batch
+from monkey_env.monkey_palace.game_data import load_game_data
+from monkey_env.monkey_palace.jaxgame import JaxGame
+from monkey_env.monkey_palace.jaxgame.parity import game_settings
+from monkey_env.monkey_palace.text_view import draw_palace
 
 from scenario import begin_turn, build, pile, put_on_top, scenario_game, shape
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import yaml
 
-from agents.random_agent import RandomAgent
+from monkey_env.agents.random_agent import RandomAgent
 from monkey_env import Game, Phase
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"

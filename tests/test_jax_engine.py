@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from monkey_env import Game
-from monkey_env.jaxgame import JaxGame
-from monkey_env.jaxgame.parity import differential_batch, differences, host_batch, jax_view, reference_view
+from monkey_env.monkey_palace.jaxgame import JaxGame
+from monkey_env.monkey_palace.jaxgame.parity import differential_batch, differences, host_batch, jax_view, reference_view
 
 BATCH = 60
 

@@ -7,7 +7,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from monkey_env import pettingzoo_env
-from monkey_env.actions import ActionLayout
+from monkey_env.monkey_palace.actions import ActionLayout
 
 
 def play_random(env, seed: int, rng_seed: int = 0, stop=None):

@@ -20,7 +20,7 @@ class Terminal:
     def __init__(self, *args: str):
         self.master, slave = os.openpty()
         env = dict(os.environ, PYTHONPATH=str(ROOT))
-        self.proc = subprocess.Popen([sys.executable, "-m", "monkey_env.cli", "play", *args], stdin=slave,
+        self.proc = subprocess.Popen([sys.executable, "-m", "monkey_env.apps.cli", "play", *args], stdin=slave,
                                      stdout=slave, stderr=slave, cwd=ROOT, env=env, close_fds=True)
         os.close(slave)
         self.transcript = ""

@@ -7,13 +7,13 @@ import jax
 import numpy as np
 import pytest
 
-from agents.ppo import PPOAgent, policy_kwargs
-from experiments.evaluate import evaluate, seat_agents
-from experiments.train_ppo import TrainConfig, load_config, train
-from monkey_env.config import ConfigError
-from monkey_env.engine import Game
-from monkey_env.jaxgame.env import shared_jax_game
-from monkey_env.jaxgame.from_reference import jax_state_from_game
+from monkey_env.agents.ppo import PPOAgent, policy_kwargs
+from monkey_env.apps.evaluate import evaluate, seat_agents
+from monkey_env.apps.train import TrainConfig, load_config, train
+from monkey_env.monkey_palace.config import ConfigError
+from monkey_env.monkey_palace.engine import Game
+from monkey_env.monkey_palace.jaxgame.env import shared_jax_game
+from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +48,7 @@ def test_reference_game_gives_the_jax_engines_observation_and_mask(jg, players, 
 def small_model():
     from sb3_contrib import MaskablePPO
 
-    from monkey_env.gym_env import MonkeyPalaceGymEnv
+    from monkey_env.monkey_palace.envs.gym_env import MonkeyPalaceGymEnv
 
     return MaskablePPO("MultiInputPolicy", MonkeyPalaceGymEnv(players=2), seed=0, device="cpu",
                        policy_kwargs=policy_kwargs(8, 16, 32, (16,)))
@@ -136,8 +136,8 @@ def test_a_short_training_run_writes_checkpoints_and_a_curve(tmp_path):
 
 
 def test_the_shipped_checkpoint_plays_by_name(jg):
-    from agents.ppo import DEFAULT_CHECKPOINT
-    from agents.registry import make_agent
+    from monkey_env.agents.ppo import DEFAULT_CHECKPOINT
+    from monkey_env.agents.registry import make_agent
 
     assert DEFAULT_CHECKPOINT.stat().st_size < 5 * 2**20  # small enough for the repository
     agent = make_agent("ppo", 0)
@@ -152,7 +152,7 @@ def test_the_shipped_checkpoint_plays_by_name(jg):
 
 
 def test_ppo_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed():
-    from agents.registry import make_agent
+    from monkey_env.agents.registry import make_agent
 
     # One position asked again and again (single-game form: it reuses the batch-1 compilation).
     game = Game.new(2, 1, seed=4)

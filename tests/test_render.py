@@ -7,11 +7,11 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from agents.random_agent import RandomAgent  # noqa: E402
+from monkey_env.agents.random_agent import RandomAgent  # noqa: E402
 from monkey_env import Game  # noqa: E402
-from monkey_env.geometry import Animal, Colour  # noqa: E402
-from monkey_env.palace import Palace  # noqa: E402
-from monkey_env.render import render_game, render_palace, save_png  # noqa: E402
+from monkey_env.monkey_palace.geometry import Animal, Colour  # noqa: E402
+from monkey_env.monkey_palace.palace import Palace  # noqa: E402
+from monkey_env.monkey_palace.render import render_game, render_palace, save_png  # noqa: E402
 
 SIZE = (400, 320)  # small pictures keep the tests quick
 
@@ -102,7 +102,7 @@ def test_animals_and_decorations_change_pixels(finished):
 
 def test_palace_from_heights_only():
     """A palace drawn as a scenario (heights and knobs, no element list) still shows its blocks."""
-    from monkey_env.text_view import draw_palace
+    from monkey_env.monkey_palace.text_view import draw_palace
 
     p = _copy(Game.new(players=2, map=1, seed=0).palace)
     p.elements = []

@@ -1,7 +1,7 @@
 """Scenario tests of the building rules A-I and the supply (step 1 of a turn).
 
 Each scenario draws a palace as text tokens on a cleared light-green plate (see
-tests/scenario.py and monkey_env/text_view.py), names a staircase (anchor + catalogue
+tests/scenario.py and monkey_env/monkey_palace/text_view.py), names a staircase (anchor + catalogue
 shape) and checks the verdict and the reason a player would be given. ``verdict`` also
 checks that the fast all-anchor legality (the one behind legal_mask) agrees.
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 import pytest
 
 from monkey_env import Game, IllegalActionError, Phase
-from monkey_env.catalogue import ARCH_SPAN
-from monkey_env.geometry import Animal, Colour, heading_step
-from monkey_env.palace import Supply
+from monkey_env.monkey_palace.catalogue import ARCH_SPAN
+from monkey_env.monkey_palace.geometry import Animal, Colour, heading_step
+from monkey_env.monkey_palace.palace import Supply
 
 from scenario import begin_turn, build, row_tokens, scenario_game, shape, token, verdict
 

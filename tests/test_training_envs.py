@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from monkey_env.gym_env import MonkeyPalaceGymEnv
-from monkey_env.vec_env import JaxVecEnv
+from monkey_env.monkey_palace.envs.gym_env import MonkeyPalaceGymEnv
+from monkey_env.monkey_palace.envs.vec_env import JaxVecEnv
 
 # One batch size for every VecEnv here: each new batch shape compiles the JAX engine again.
 N = 8

@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 
 from monkey_env import Game, IllegalActionError, Phase
-from monkey_env.geometry import Animal, Colour
-from monkey_env.palace import Supply
-from monkey_env.config import PILE_IDS
-from monkey_env.text_view import draw_palace
+from monkey_env.monkey_palace.geometry import Animal, Colour
+from monkey_env.monkey_palace.palace import Supply
+from monkey_env.monkey_palace.config import PILE_IDS
+from monkey_env.monkey_palace.text_view import draw_palace
 
 from scenario import (
     begin_turn, build, card_ids, pile, put_on_top, row_tokens, scenario_game, shape, start_turn, token,

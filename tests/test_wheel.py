@@ -15,13 +15,17 @@ def test_wheel_ships_the_configs_and_plays_a_game(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     for required in ("monkey_env/configs/cards.yaml", "monkey_env/configs/tray.yaml",
                      "monkey_env/configs/boards.yaml", "monkey_env/configs/catalogue.yaml",
-                     "monkey_env/configs/maps/map4.yaml", "agents/random_agent.py"):
+                     "monkey_env/configs/maps/map4.yaml", "monkey_env/agents/random_agent.py",
+                     "monkey_env/agents/checkpoints/ppo_2p_map1.zip"):
         assert required in names, f"{required} missing from the wheel"
+    # Only monkey_env at the top level: no package named agents or experiments in site-packages.
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
+    assert tops == {"monkey_env"}, tops
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     # Run from an empty folder with only the unpacked wheel first on the path, not the repository.
-    code = ("import monkey_env, sys; from monkey_env.simulate import play_game, make_agent; "
-            "from monkey_env.engine import GameOptions; "
+    code = ("import monkey_env, sys; from monkey_env.apps.simulate import play_game, make_agent; "
+            "from monkey_env.monkey_palace.engine import GameOptions; "
             "assert monkey_env.__file__.startswith(sys.argv[1]), monkey_env.__file__; "
             "g, r = play_game(GameOptions(players=2, map='3', seed=5), [make_agent('random', 1), make_agent('random', 2)]); "
             "print(r['rounds'], r['scores'])")

@@ -1,0 +1,88 @@
+"""Read the games of an arena results database (monkey_env.apps.arena.results) as a balance Dataset.
+
+The arena records per game: players, map, options, the agent of each seat, scores, rounds and
+what ended the game. It does not record cards or stud colours, so a report from a database has
+the seat, map (scores, length, end) and skill figures, and no card, pile or colour figures.
+
+- every seat the same agent, no option: a "seats" cell (per players and map);
+- the same with the Butterfly and/or the Frog: an "options" cell;
+- 2 players, two different agents: a "skill" cell (one per seat order);
+- non-default readings of the rules (monkey move, butterfly rule, end trigger) make a variant
+  of their own, named after them; other mixes of agents are left out (counted in the meta).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+
+import numpy as np
+
+from monkey_env.apps.balance.collect import Cell, Dataset, Records
+from monkey_env.apps.batch_play import END_KIND_NAMES
+
+READING_DEFAULTS = {"monkey_move": "optional", "butterfly_rule": "highest_overall", "end_trigger": "shortfall"}
+
+
+def _cell_of(g: dict) -> Cell | None:
+    opts = dict(g["options"] or {})
+    b, f = bool(opts.pop("butterfly", False)), bool(opts.pop("frog", False))
+    option = {(False, False): "none", (True, False): "butterfly", (False, True): "frog", (True, True): "both"}[(b, f)]
+    readings = {k: v for k, v in opts.items() if READING_DEFAULTS.get(k, v) != v}
+    variant = "default" if not readings else "readings " + json.dumps(readings, sort_keys=True)
+    seats = tuple(g["seats"])
+    players = int(g["players"])
+    if len(set(seats)) == 1:
+        kind = "seats" if option == "none" else "options"
+    elif players == 2 and option == "none" and variant == "default":
+        kind = "skill"
+    else:
+        return None
+    return Cell(kind, players, str(g["map"]), option, seats, variant)
+
+
+def _records(games: list[dict]) -> Records:
+    n, P = len(games), int(games[0]["players"])
+    scores = np.asarray([g["scores"] for g in games], np.int64)
+    end = np.asarray([END_KIND_NAMES.index(g["end_trigger"]) if g["end_trigger"] in END_KIND_NAMES else -1
+                      for g in games], np.int64)
+    return Records(seeds=np.asarray([g["seed"] for g in games], np.int64), scores=scores,
+                   rounds=np.asarray([g["rounds"] for g in games], np.int64), end_kind=end,
+                   illegal=np.asarray([g["end_trigger"] == "illegal action" for g in games]),
+                   decisions=np.asarray([g["decisions"] for g in games], np.int64),
+                   card_owner=np.zeros((n, 0), np.int64), card_round=np.zeros((n, 0), np.int64),
+                   card_top_turns=np.zeros((n, 0), np.int64), colour_builds=np.zeros((n, P, 3), np.int64),
+                   holders=np.full((n, 3), -1, np.int64), bonus_cards=np.zeros((n, P), np.int64),
+                   seconds=float(sum(g["duration"] for g in games)))
+
+
+def dataset_from_db(path) -> Dataset:
+    from monkey_env.apps.arena.results import Results
+
+    res = Results(path, create=False)
+    try:
+        by_cell: dict[Cell, list[dict]] = defaultdict(list)
+        left_out = 0
+        for t, count in res.tournaments():
+            if not count:
+                continue
+            for g in res.games(t.id):
+                c = _cell_of(g)
+                if c is None:
+                    left_out += 1
+                else:
+                    by_cell[c].append(g)
+    finally:
+        res.close()
+    ds = Dataset(meta=dict(source=str(path), left_out_games=left_out, card_data=False))
+    for c, games in by_cell.items():
+        ds.add(c, _records(games))
+    main = Counter()
+    for c, r in zip(ds.cells, ds.records):
+        if c.kind == "seats":
+            main[c.lineup[0]] += r.n
+    agents = [main.most_common(1)[0][0]] if main else ["?"]
+    skill = sorted({a for c in ds.cells if c.kind == "skill" for a in c.lineup})
+    ds.meta.update(plan=dict(agents=agents, skill=skill), seconds_total=sum(r.seconds for r in ds.records),
+                   batch=None, seed=None)
+    return ds

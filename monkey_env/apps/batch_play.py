@@ -1,0 +1,131 @@
+"""Whole games in batches on the JAX engine, one agent per seat, with what each game did.
+
+    results = play_batch(JaxGame(), ["greedy", "random"], players=2, map=1, games=1024, seed=7)
+
+Agents offer ``act_batch`` (see agents/base.py). Seat ``s`` of every game is played by
+``agents[s]``; a seat rotation is the caller's business (give the agents in another order).
+Each step asks every seat's agent for the whole batch, with empty legal masks for the games
+where another seat is to play, and keeps, per game, the action of the seat to play. An agent
+that skips games without a legal action (as finished games have), like the greedy one, so
+spends its effort only on its own decisions.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from monkey_env.monkey_palace.jaxgame.env import JaxGame
+
+END_KIND_NAMES = ("arches", "bricks", "columns", "arches and bricks")
+
+
+@dataclass
+class BatchResult:
+    """What each game of a batch did (numpy arrays, axis 0 = game)."""
+
+    seeds: np.ndarray            # (B,) int seed of each game (the deal comes from it)
+    scores: np.ndarray           # (B, players) final Banana Points
+    rounds: np.ndarray           # (B,) rounds played
+    end_kind: np.ndarray         # (B,) END_KIND_NAMES index, -1 if none (illegal action)
+    illegal: np.ndarray          # (B,) bool a game ended on an illegal action
+    decisions: np.ndarray        # (B,) decisions made
+    card_owner: np.ndarray       # (B, C) seat that bought each card, -1 never bought
+    card_round: np.ndarray       # (B, C) round in which it was bought, -1 never
+    colour_builds: np.ndarray    # (B, players, 3) staircases built on light / dark / gold studs
+    seconds: float = 0.0
+    extra: dict = field(default_factory=dict)
+    # Added for the balance report (None when a caller builds a BatchResult without them):
+    card_top_turns: np.ndarray | None = None  # (B, C) owner's turns ended with the card on top of a slot
+    #                                           (turns it paid its recurring supply)
+    holders: np.ndarray | None = None         # (B, 3) seat holding the monkey, butterfly, frog trophy at the end; -1
+    bonus_cards: np.ndarray | None = None     # (B, players) bonus cards earned
+
+    def ranks(self) -> np.ndarray:
+        """(B, players) rank of each seat, 1 = best; tied seats share the better rank."""
+        s = self.scores
+        return 1 + (s[:, None, :] > s[:, :, None]).sum(-1)
+
+    def winners(self) -> np.ndarray:
+        """(B, players) bool: seats with the highest score (ties all win)."""
+        return self.scores == self.scores.max(1, keepdims=True)
+
+
+def game_keys(seeds: np.ndarray) -> jax.Array:
+    """One PRNG key per game from its integer seed: the deal of game `seed` is always the same."""
+    return jax.vmap(jax.random.PRNGKey)(jnp.asarray(seeds, jnp.uint32))
+
+
+def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, seeds, options: dict | None = None,
+               agent_key: int = 0, max_decisions: int = 2000, share_agents: bool = False) -> BatchResult:
+    """Play the games with these seeds to their end; `agents[s]` plays seat s of every game.
+
+    share_agents: when the same agent object plays several seats, ask it once per step for all of
+    them (its action for the seat to play); a deterministic agent plays the same games, faster.
+    Off by default: each seat gets its own call and key, as before."""
+    if len(agents) != players:
+        raise ValueError(f"{players} players need {players} agents, got {len(agents)}")
+    for a in agents:
+        if not hasattr(a, "act_batch"):
+            raise ValueError(f"agent {getattr(a, 'name', a)!r} has no act_batch; play it on the reference engine")
+    seeds = np.asarray(seeds, np.int64)
+    batch = len(seeds)
+    params = jg.params(players, map, **(options or {}))
+    t0 = time.perf_counter()
+    states = jg.batch_init(game_keys(seeds), params)
+    key = jax.random.PRNGKey(agent_key)
+    n_cards = states.card_owner.shape[1]
+    card_round = np.full((batch, n_cards), -1, np.int64)
+    colour_builds = np.zeros((batch, players, 3), np.int64)
+    decisions = np.zeros(batch, np.int64)
+    card_top_turns = np.zeros((batch, n_cards), np.int64)
+    rows_all = np.arange(batch)
+    for _ in range(max_decisions):
+        done = np.asarray(states.terminated)
+        if done.all():
+            break
+        masks = jg.batch_legal_mask(states)
+        actions = jnp.zeros(batch, jnp.int32)
+        current = states.current
+        asked: dict[int, jnp.ndarray] = {}
+        for seat, agent in enumerate(agents):
+            key, sub = jax.random.split(key)
+            if share_agents and id(agent) in asked:
+                chosen = asked[id(agent)]
+            else:
+                seats = [s for s, a in enumerate(agents) if a is agent] if share_agents else [seat]
+                to_play = jnp.isin(current, jnp.asarray(seats))
+                chosen = jnp.asarray(agent.act_batch(jg, states, masks & to_play[:, None], sub), jnp.int32)
+                asked[id(agent)] = chosen
+            actions = jnp.where(current == seat, chosen, actions)
+        before_owner, before_colour, before_current = states.card_owner, states.colour, np.asarray(current)
+        before_turns = states.turns_played
+        states = jg.batch_step(states, actions)
+        decisions += ~done
+        new_cards = np.asarray((before_owner < 0) & (states.card_owner >= 0))
+        if new_cards.any():
+            card_round[new_cards] = np.broadcast_to(np.asarray(states.round)[:, None], new_cards.shape)[new_cards]
+        built = np.asarray((before_colour < 0) & (states.colour >= 0) & ~states.illegal)
+        if built.any():
+            rows = np.flatnonzero(built)
+            colour_builds[rows, before_current[rows], np.asarray(states.colour)[rows]] += 1
+        ended = np.asarray((states.turns_played > before_turns) & ~states.illegal)
+        if ended.any():
+            rows = rows_all[ended]
+            tops = np.asarray(states.slot_top)[rows, before_current[rows]]  # (r, slots): what paid the recurring supply
+            r_idx = np.repeat(rows, tops.shape[1])
+            ok = tops.reshape(-1) >= 0
+            np.add.at(card_top_turns, (r_idx[ok], tops.reshape(-1)[ok]), 1)
+    else:
+        raise RuntimeError(f"games not finished after {max_decisions} decisions")
+    scores = np.asarray(jg.batch_bananas(states))[:, :players]
+    return BatchResult(seeds=seeds, scores=scores, rounds=np.asarray(states.round), end_kind=np.asarray(states.end_kind),
+                       illegal=np.asarray(states.illegal), decisions=decisions,
+                       card_owner=np.asarray(states.card_owner).astype(np.int64), card_round=card_round,
+                       colour_builds=colour_builds, seconds=time.perf_counter() - t0,
+                       card_top_turns=card_top_turns, holders=np.asarray(states.holders).astype(np.int64),
+                       bonus_cards=np.asarray(states.bonus_cards)[:, :players].astype(np.int64))

@@ -1,0 +1,183 @@
+"""Benchmarks (not tests): decisions per second of both engines on full random games.
+
+``monkey-palace bench`` prints a table, ``--json`` one JSON object. Figures from one run
+are comparable with each other only: the machines are noisy.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+import numpy as np
+
+from monkey_env.monkey_palace.engine import GameOptions
+from monkey_env.monkey_palace.game_data import load_game_data
+from monkey_env.apps.simulate import play_game
+
+
+def bench_reference(games: int, players: int, seed: int) -> dict:
+    """Whole random games of the reference engine, maps 1-4 in turn."""
+    from monkey_env.agents.random_agent import RandomAgent
+
+    data = {m: load_game_data(m) for m in (1, 2, 3, 4)}
+    times, decisions = [], 0
+    for i in range(games):
+        m = 1 + i % 4
+        options = GameOptions(players=players, map=str(m), seed=seed + i)
+        t0 = time.perf_counter()
+        _, result = play_game(options, [RandomAgent(seed + i)] * players, data[m])
+        times.append(time.perf_counter() - t0)
+        decisions += result["decisions"]
+    return {"engine": "reference", "players": players, "games": games, "batch": 1,
+            "decisions_per_second": decisions / sum(times), "mean_game_seconds": statistics.mean(times),
+            "max_game_seconds": max(times)}
+
+
+def _random_policy():
+    """The batched random agent's policy, the same for this engine and for Pgx."""
+    from monkey_env.agents.random_agent import random_legal_actions
+
+    return random_legal_actions()
+
+
+def bench_jax(jg, batch: int, players: int, seed: int, max_seconds: float = 120.0) -> dict:
+    """Random games of the JAX engine at one batch size, played until all end (or time runs out)."""
+    import jax
+
+    policy = _random_policy()
+    mask_fn = jax.jit(jax.vmap(jg.legal_action_mask))
+    keys = jax.random.split(jax.random.PRNGKey(seed), batch)
+    params = jg.params(players=players, map=1)
+    t0 = time.perf_counter()
+    states = jax.block_until_ready(jg.batch_init(keys, params))
+    key = jax.random.PRNGKey(seed + 1)
+    warm = jg.batch_step(states, policy(key, mask_fn(states)))
+    jax.block_until_ready(warm)
+    compile_and_first = time.perf_counter() - t0
+    t0, decisions, steps = time.perf_counter(), 0, 0
+    while time.perf_counter() - t0 < max_seconds:
+        live = int((~np.asarray(states.terminated)).sum())
+        if live == 0:
+            break
+        key, k = jax.random.split(key)
+        states = jg.batch_step(states, policy(k, mask_fn(states)))
+        decisions += live
+        steps += 1
+    jax.block_until_ready(states)
+    seconds = time.perf_counter() - t0
+    state_bytes = sum(x.nbytes for x in jax.tree_util.tree_leaves(states)) / batch
+    return {"engine": "jax", "players": players, "batch": batch, "decisions": decisions, "steps": steps,
+            "seconds": seconds, "decisions_per_second": decisions / seconds,
+            "compile_and_first_step_seconds": compile_and_first, "state_bytes_per_game": state_bytes}
+
+
+def compile_seconds(jg, batch: int) -> float:
+    """Time to compile the batched step (apart from running it)."""
+    import jax
+    import jax.numpy as jnp
+
+    keys = jax.random.split(jax.random.PRNGKey(0), batch)
+    params = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (batch,) + x.shape), jg.default_params)
+    dealt = jax.vmap(jg._deal)(keys, params)
+    actions, legal = jnp.zeros(batch, jnp.int32), jnp.ones(batch, bool)
+    t0 = time.perf_counter()
+    jax.jit(jg._act).lower(dealt, actions).compile()
+    jax.jit(jg._resolve_and_finish).lower(dealt, dealt, legal).compile()
+    jax.jit(jax.vmap(jg._deal)).lower(keys, params).compile()
+    return time.perf_counter() - t0
+
+
+def bench_pgx_go(batch: int, steps: int, seed: int) -> dict | None:
+    """Pgx's go_19x19 with random legal moves, the yardstick of the JAX engine (optional extra)."""
+    try:
+        import pgx
+    except ImportError:
+        return None
+    import jax
+
+    env = pgx.make("go_19x19")
+    init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
+    policy = _random_policy()
+    key = jax.random.PRNGKey(seed)
+    state = init(jax.random.split(key, batch))
+    state = step(state, policy(key, state.legal_action_mask))
+    jax.block_until_ready(state)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        key, k = jax.random.split(key)
+        state = step(state, policy(k, state.legal_action_mask))
+    jax.block_until_ready(state)
+    seconds = time.perf_counter() - t0
+    return {"engine": "pgx go_19x19", "batch": batch, "steps": steps, "decisions_per_second": batch * steps / seconds}
+
+
+def bench_vec_env(batch: int, steps: int, players: int, seed: int) -> dict:
+    """Learner steps per second of the batched SB3 VecEnv (random legal learner and opponents)."""
+    from monkey_env.monkey_palace.envs.vec_env import JaxVecEnv
+
+    venv = JaxVecEnv(batch, players=players, map=1, opponents="random", seed=seed)
+    rng = np.random.default_rng(seed)
+
+    def random_actions():
+        masks = venv.action_masks()
+        return np.argmax(np.where(masks, rng.gumbel(size=masks.shape), -np.inf), axis=1)
+
+    t0 = time.perf_counter()
+    venv.reset()
+    venv.step(random_actions())  # compiles
+    warm = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        venv.step(random_actions())
+    seconds = time.perf_counter() - t0
+    return {"env": "JaxVecEnv", "batch": batch, "steps": steps * batch, "seconds": seconds,
+            "steps_per_second": steps * batch / seconds, "compile_and_first_step_seconds": warm}
+
+
+def bench_aec_loop(steps: int, players: int, seed: int) -> dict:
+    """The same, one game at a time through the AEC env (as PettingZoo's SB3 tutorial trains):
+    the Gymnasium view over the AEC env, a learner step plus the opponents' decisions."""
+    from monkey_env.monkey_palace.envs.gym_env import MonkeyPalaceGymEnv
+
+    env = MonkeyPalaceGymEnv(players=players, map=1, opponents="random", learner_seat=None)
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))  # compiles
+    t0, done, game = time.perf_counter(), False, 0
+    for _ in range(steps):
+        if done:
+            game += 1
+            env.reset(seed=seed + game)
+        _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        done = term or trunc
+    seconds = time.perf_counter() - t0
+    return {"env": "AEC loop", "batch": 1, "steps": steps, "seconds": seconds, "steps_per_second": steps / seconds}
+
+
+def run_envs(batches=(64, 256), players: int = 2, seed: int = 0, vec_steps: int = 30, aec_steps: int = 600) -> dict:
+    aec = bench_aec_loop(aec_steps, players, seed)
+    rows = [bench_vec_env(b, vec_steps, players, seed) for b in batches]
+    top = next((r for r in rows if r["batch"] == 256), rows[-1])
+    return {"vec_env_speedup_vs_aec_at_256": top["steps_per_second"] / aec["steps_per_second"],
+            "aec_loop": aec, "vec_env": rows}
+
+
+def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20, seed: int = 0,
+        pgx_steps: int = 20, max_seconds: float = 120.0) -> dict:
+    from monkey_env.monkey_palace.jaxgame import JaxGame
+
+    reference = bench_reference(reference_games, players, seed)
+    jg = JaxGame()
+    compile_s = compile_seconds(jg, 64)
+    rows = [bench_jax(jg, b, players, seed, max_seconds) for b in batches]
+    pgx = bench_pgx_go(1024, pgx_steps, seed)
+    top = next((r for r in rows if r["batch"] == 1024), rows[-1])
+    return {
+        "speedup_vs_reference_at_1024": top["decisions_per_second"] / reference["decisions_per_second"],
+        "ratio_vs_pgx_go_at_1024": top["decisions_per_second"] / pgx["decisions_per_second"] if pgx else None,
+        "state_bytes_per_game": top["state_bytes_per_game"],
+        "compile_seconds": compile_s,
+        "reference": reference, "jax": rows, "pgx_go": pgx,
+        "devices": [str(d) for d in __import__("jax").devices()],
+    }

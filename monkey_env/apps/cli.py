@@ -1,0 +1,183 @@
+"""The ``monkey-palace`` command line: simulate, show and benchmark games; train, evaluate and rate agents; play; balance reports."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import sys
+from pathlib import Path
+
+from monkey_env.monkey_palace.config import ConfigError
+from monkey_env.monkey_palace.engine import Game, GameOptions, SaveFileError, _read_json
+from monkey_env.monkey_palace.game_data import load_game_data
+from monkey_env.core.jax_cache import enable_compilation_cache
+from monkey_env.apps.simulate import AGENTS, make_agent, play_game
+
+
+# Further subcommands, each in its own module with a register(subparsers) function.
+COMMAND_MODULES: list[str] = ["monkey_env.apps.arena.cli", "monkey_env.apps.play", "monkey_env.apps.balance.cli", "monkey_env.apps.evaluate",
+                               "monkey_env.apps.train"]
+
+
+def add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--map", default="1", help="ground map 1-4, or the path of an edited map file")
+    p.add_argument("--butterfly", action="store_true", help="play with the Butterfly micro-expansion")
+    p.add_argument("--frog", action="store_true", help="play with the Frog micro-expansion")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
+    p.add_argument("--monkey-move", choices=("optional", "mandatory"), default="optional")
+    p.add_argument("--butterfly-rule", choices=("highest_overall", "highest_of_colour"), default="highest_overall")
+    p.add_argument("--end-trigger", choices=("shortfall", "last_taken"), default="shortfall")
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    names = args.agents.split(",")
+    if len(names) == 1:
+        names = names * args.players
+    if len(names) != args.players:
+        raise SystemExit(f"--agents needs 1 or {args.players} names, got {len(names)}")
+    for n in names:
+        try:
+            make_agent(n, 0)
+        except ValueError as e:
+            raise SystemExit(str(e))
+    data = load_game_data(args.map)
+    readings = dict(monkey_move=args.monkey_move, butterfly_rule=args.butterfly_rule, end_trigger=args.end_trigger)
+    out_dir = Path(args.out) if args.out else None
+    if out_dir:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    results = []
+    for i in tqdm(range(args.games), desc="games", unit="game", file=sys.stderr, disable=args.quiet):
+        seed = args.seed + i
+        options = GameOptions(players=args.players, map=str(args.map), butterfly=args.butterfly,
+                              frog=args.frog, seed=seed, **readings)
+        agents = [make_agent(n, seed=seed * 10 + s) for s, n in enumerate(names)]
+        game, result = play_game(options, agents, data)
+        results.append(result)
+        if out_dir:
+            game.save(out_dir / f"game_{seed}.json")
+        if args.json:
+            print(json.dumps(result), flush=True)
+    if not args.json:
+        print(summarise(results, names))
+    return 0
+
+
+def summarise(results: list[dict], names: list[str]) -> str:
+    rounds = [r["rounds"] for r in results]
+    lines = [f"{len(results)} games, {results[0]['players']} players, map {results[0]['map']}: "
+             f"rounds median {statistics.median(rounds)}, range {min(rounds)}-{max(rounds)}"]
+    for seat, name in enumerate(names):
+        wins = sum(seat in r["winners"] for r in results)
+        mean = statistics.mean(r["scores"][seat] for r in results)
+        lines.append(f"  seat {seat + 1} ({name}): wins {wins} ({100 * wins / len(results):.0f}%), "
+                     f"mean Banana Points {mean:.1f}")
+    triggers: dict[str, int] = {}
+    for r in results:
+        triggers[r["end_trigger"]] = triggers.get(r["end_trigger"], 0) + 1
+    lines.append("  end triggered by: " + ", ".join(f"{k} {v}" for k, v in sorted(triggers.items())))
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from monkey_env.monkey_palace.text_view import render_game
+
+    raw = _read_json(args.file)
+    game = Game.replay(raw) if "actions" in raw else Game.from_dict(raw)
+    print(render_game(game))
+    if args.png:
+        from monkey_env.monkey_palace.render import render_game as picture, save_png
+
+        save_png(picture(game), args.png)
+        print(f"picture of the palace: {args.png}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    """Decisions per second of the reference and JAX engines on full random games."""
+    from monkey_env.apps.bench import bench_reference, run, run_envs
+
+    if args.envs:
+        report = run_envs(players=args.players, seed=args.seed)
+        if args.json:
+            print(json.dumps(report))
+        else:
+            a = report["aec_loop"]
+            print(f"AEC env loop (one game at a time): {a['steps_per_second']:.0f} learner steps/s")
+            for row in report["vec_env"]:
+                print(f"JaxVecEnv, {row['batch']:>4} games: {row['steps_per_second']:.0f} learner steps/s")
+            print(f"VecEnv over the AEC loop at 256 games: {report['vec_env_speedup_vs_aec_at_256']:.1f}x")
+        return 0
+    if args.reference_only:
+        report = {"reference": bench_reference(args.games, args.players, args.seed)}
+    else:
+        batches = tuple(int(b) for b in args.batches.split(","))
+        report = run(batches=batches, players=args.players, reference_games=args.games, seed=args.seed,
+                     pgx_steps=args.pgx_steps, max_seconds=args.max_seconds)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    r = report["reference"]
+    print(f"reference engine, {r['players']} players: {r['decisions_per_second']:.0f} decisions/s, "
+          f"{r['mean_game_seconds']:.2f} s per game (max {r['max_game_seconds']:.2f} s)")
+    for row in report.get("jax", []):
+        print(f"JAX engine, batch {row['batch']:>5}: {row['decisions_per_second']:.0f} decisions/s "
+              f"({row['decisions']} decisions in {row['seconds']:.1f} s)")
+    if "jax" in report:
+        pgx = report["pgx_go"]
+        print(f"Pgx go_19x19, batch 1024: {pgx['decisions_per_second']:.0f} steps/s" if pgx else
+              "Pgx not installed (pip install -e '.[bench]'): no go_19x19 yardstick")
+        print(f"speed-up over the reference at 1024: {report['speedup_vs_reference_at_1024']:.1f}x; "
+              f"state {report['state_bytes_per_game']:.0f} bytes per game; compile {report['compile_seconds']:.1f} s")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    enable_compilation_cache()
+    parser = argparse.ArgumentParser(prog="monkey-palace", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    sim = sub.add_parser("simulate", help="play N games between agents")
+    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--agents", default="random", help=f"comma-separated, one per seat or one for all ({', '.join(AGENTS)})")
+    add_game_options(sim)
+    sim.add_argument("--json", action="store_true", help="one JSON object per game on stdout")
+    sim.add_argument("--out", help="folder to save each finished game (for `show`)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=cmd_simulate)
+
+    show = sub.add_parser("show", help="print a saved game (or a game record) as text")
+    show.add_argument("file")
+    show.add_argument("--png", help="also draw the palace in 3-D to this PNG file")
+    show.set_defaults(func=cmd_show)
+
+    bench = sub.add_parser("bench", help="decisions per second of the engines on random games")
+    bench.add_argument("--games", type=int, default=20, help="reference-engine games")
+    bench.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    bench.add_argument("--batches", default="1,64,256,1024", help="JAX batch sizes")
+    bench.add_argument("--max-seconds", type=float, default=120.0, help="time limit per JAX batch size")
+    bench.add_argument("--pgx-steps", type=int, default=20, help="batched steps of Pgx go_19x19")
+    bench.add_argument("--reference-only", action="store_true")
+    bench.add_argument("--envs", action="store_true",
+                       help="learner steps per second of the SB3 VecEnv (64, 256 games) beside the AEC env loop")
+    bench.add_argument("--seed", type=int, default=0)
+    bench.add_argument("--json", action="store_true")
+    bench.set_defaults(func=cmd_bench)
+
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).register(sub)
+
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (ConfigError, SaveFileError, ValueError) as e:
+        print(f"monkey-palace: error: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

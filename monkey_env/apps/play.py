@@ -1,0 +1,481 @@
+"""``monkey-palace play``: a game of Monkey Palace in the terminal against bots.
+
+The human answers one question per decision. A staircase is chosen in two steps (where it
+starts, then its shape among the legal ones, each described by direction, arches, the height
+its decoration reaches and the credits it earns); nothing is played until the shape is chosen,
+so "back" returns to the starting studs. Anything mistyped or illegal is explained and asked
+again. At any question: ``help``, ``show`` (the whole game), ``save [FILE]``, ``quit`` (saves).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from monkey_env.agents.registry import known_names, make_agent
+from monkey_env.monkey_palace.actions import Phase
+from monkey_env.monkey_palace.config import PILE_IDS
+from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError, _read_json
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, Knob, cell_xy
+from monkey_env.monkey_palace.text_view import render_game, render_palace
+
+HEADING_WORDS = dict(zip(HEADING_NAMES, ("north", "east", "south", "west")))
+COLOUR_WORDS = {"light": "light-green", "dark": "dark-green", "gold": "gold", "multi": "multicolour"}
+HELP = ("Type the number of a choice (or what the question suggests). At any question: "
+        "help, show (the whole game), save [FILE], quit (saves and stops).")
+
+
+class Quit(Exception):
+    """The player stopped (quit, or the input closed); the game is saved."""
+
+
+class Retry(Exception):
+    """The answer is not usable; the message says why."""
+
+
+# ------------------------------------------------------------------------------------ in words
+def card_words(game: Game, card_id: int) -> str:
+    c = game.data.cards[card_id]
+    instant = ", ".join(i.replace("_", " ") for i in c.instant) or "nothing"
+    a, b, col = c.recurring
+    rec = ", ".join(f"{n} {w}" for n, w in ((a, "arch"), (b, "brick"), (col, "column")) if n) or "nothing"
+    return f"{c.bananas} Banana Points; now: {instant}; every turn: {rec}"
+
+
+def pile_words(game: Game, pile: int) -> str:
+    cards = game.piles[pile]
+    name = PILE_IDS[pile]
+    if not cards:
+        return f"{name}: empty"
+    c = game.data.cards[cards[-1]]
+    return f"{name} ({COLOUR_WORDS[c.colour]}, costs {c.cost}, {len(cards)} left): {card_words(game, cards[-1])}"
+
+
+def staircase_words(game: Game, anchor: int, shape_index: int) -> str:
+    """Direction, arches, what it takes, the height its decoration reaches and the credits."""
+    shape = game.data.shapes[shape_index]
+    p = game.palace
+    plan = p.check_staircase(cell_xy(anchor), shape, game.player.supply, game.data.tray.column_units)
+    colour = COLOUR_NAMES[plan.colour]
+    highest = plan.deco_top > p.deco_max[plan.colour]
+    credits = len(plan.arches) + (1 if highest else 0)
+    turns = "" if shape.arches == 1 else (", straight" if set(shape.turns) == {"S"} else
+                                          ", turning " + "-".join({"S": "on", "L": "left", "R": "right"}[t]
+                                                                  for t in shape.turns))
+    uses = [f"{len(plan.arches)} arch{'es' if len(plan.arches) > 1 else ''}"]
+    bricks = plan.bricks
+    if bricks:
+        uses.append(f"{bricks} brick{'s' if bricks > 1 else ''}")
+    if plan.columns:
+        uses.append(f"{plan.columns} column{'s' if plan.columns > 1 else ''}")
+    best = f" (highest {COLOUR_WORDS[colour]}: +1)" if highest else ""
+    return (f"{HEADING_WORDS[HEADING_NAMES[shape.heading]]}{turns}, {shape.arches} arch{'es' if shape.arches > 1 else ''}"
+            f"; uses {', '.join(uses)}; decoration reaches height {plan.deco_top}; earns {credits} credit"
+            f"{'s' if credits != 1 else ''}{best}")
+
+
+def stud_words(game: Game, cell: int) -> str:
+    x, y = cell_xy(cell)
+    knob = Knob(int(game.palace.ground[y, x]))
+    return {Knob.GROUND_LIGHT: "light-green", Knob.GROUND_DARK: "dark-green", Knob.GROUND_GOLD: "gold"}.get(knob, "")
+
+
+def action_words(game: Game, action: int) -> str:
+    """What a bot's decision does, said before it is applied."""
+    kind, value = game.layout.decode(action)
+    if game.phase == Phase.ANCHOR:
+        return f"starts a staircase at {value}"
+    if game.phase == Phase.SHAPE:
+        return f"builds {staircase_words(game, game.turn.anchor, value)}"
+    if kind == "buy":
+        return f"buys {PILE_IDS[value]} ({card_words(game, game.piles[value][-1])})"
+    if kind == "buy_end":
+        return "stops buying"
+    if kind == "instant":
+        return f"takes a{'n' if value == 'arch' else ''} {value}"
+    if kind == "slot":
+        return f"puts the new card on slot {value + 1}"
+    if kind == "cell":
+        return f"moves the monkey to {value}"
+    if kind == "monkey_stay":
+        return "leaves the monkey where it is"
+    return "takes the Frog" if value else "declines the Frog"
+
+
+def status_words(game: Game, seat: int) -> str:
+    p = game.players[seat]
+    s = p.supply
+    tops = [pile_words(game, game.data.cards[slot[-1]].pile).split(":")[0] if slot else "empty" for slot in p.slots]
+    return (f"Your supply: {s.arches} arches, {s.bricks} bricks, {s.columns} columns. "
+            f"Banana Points: {game.bananas(seat)['total']}. Board: {' | '.join(tops)}")
+
+
+# ------------------------------------------------------------------------------------ the session
+class Session:
+    def __init__(self, game: Game, human: int, opponents: list[str], save_path: Path, out=None, inp=None):
+        self.game, self.human, self.opponents, self.save_path = game, human, opponents, save_path
+        self.out = out or sys.stdout
+        self.inp = inp or sys.stdin
+        self.bots = {}
+        bots = iter(opponents)
+        for seat in range(game.options.players):
+            if seat != human:
+                name = next(bots)
+                # Seeded from the game and the turn, so a resumed game goes on deterministically.
+                self.bots[seat] = (name, make_agent(name, seed=game.options.seed * 100 + game.turns_played * 4 + seat))
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    # ---- input
+    def ask(self, question: str) -> str:
+        """One answer; the commands that work at every question are handled here."""
+        while True:
+            self.out.write(f"{question}\n> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.save()
+                raise Quit("the input closed")
+            answer = line.strip()
+            word, _, rest = answer.partition(" ")
+            if not answer:
+                continue
+            if word.lower() == "help":
+                self.say(HELP)
+            elif word.lower() == "show":
+                self.say(render_game(self.game))
+            elif word.lower() == "save":
+                self.save(Path(rest.strip()) if rest.strip() else None)
+            elif word.lower() in ("quit", "exit"):
+                self.save()
+                raise Quit("you stopped")
+            else:
+                return answer
+
+    def choose(self, question: str, parse) -> int:
+        """Ask until `parse(answer)` gives an action; a Retry is explained and asked again."""
+        while True:
+            answer = self.ask(question)
+            try:
+                return parse(answer)
+            except Retry as e:
+                self.say(f"  {e}")
+
+    # ---- saving
+    def save(self, path: Path | None = None) -> None:
+        path = path or self.save_path
+        doc = {"monkey_palace_play": 1, "human": self.human, "opponents": self.opponents, "game": self.game.to_dict()}
+        try:
+            Path(path).write_text(json.dumps(doc), encoding="utf-8")
+        except OSError as e:
+            self.say(f"  cannot save to {path}: {e.strerror}")
+            return
+        self.say(f"  game saved to {path}; resume with: monkey-palace play --resume {path}")
+
+    # ---- playing
+    def run(self) -> int:
+        g = self.game
+        self.say(f"You are seat {self.human + 1}. " + ", ".join(f"seat {s + 1}: {n}" for s, (n, _) in self.bots.items()))
+        try:
+            while not g.game_over:
+                if g.current == self.human:
+                    self.human_turn()
+                else:
+                    name, bot = self.bots[g.current]
+                    action = bot.act(g, g.legal_mask())
+                    self.say(f"seat {g.current + 1} ({name}) {action_words(g, action)}")
+                    g.apply(action)
+        except Quit as e:
+            self.say(f"Stopped: {e}.")
+            return 0
+        self.finish()
+        return 0
+
+    def human_turn(self) -> None:
+        g = self.game
+        if g.phase == Phase.ANCHOR:
+            self.say("")
+            self.say(f"=== Round {g.round}: your turn (seat {self.human + 1}) ===")
+            self.say(render_palace(g.palace))
+            self.say(status_words(g, self.human))
+            self.say("Piles (top cards):")
+            for pile in range(len(PILE_IDS)):
+                self.say(f"  {pile_words(g, pile)}")
+            self.staircase()
+            return
+        handler = {Phase.BUY: self.buy, Phase.INSTANT: self.instant, Phase.SLOT: self.slot,
+                   Phase.MONKEY: self.monkey, Phase.FROG: self.frog, Phase.SHAPE: self.shape_only}[g.phase]
+        self.apply(handler())
+
+    def apply(self, action: int) -> None:
+        try:
+            self.game.apply(action)
+        except IllegalActionError as e:     # a safety net: the choices offered are legal
+            self.say(f"  not allowed: {e}")
+
+    def staircase(self) -> None:
+        """Anchor, then shape; 'back' from the shapes returns to the anchors."""
+        g = self.game
+        matrix = g.build_matrix()
+        anchors = [int(c) for c in matrix.any(axis=0).nonzero()[0]]
+        while True:
+            self.say("Where does your staircase start? Legal studs (x y):")
+            self.say("  " + ";  ".join(f"{i + 1}) {cell_xy(c)} {stud_words(g, c)} [{int(matrix[:, c].sum())}]"
+                                      for i, c in enumerate(anchors)))
+            anchor = self.choose("Type the number of a stud, or its x and y (e.g. 12 7). [n] is how many staircases start there.",
+                                 lambda a: self._parse_anchor(a, anchors))
+            shapes = [int(s) for s in matrix[:, anchor].nonzero()[0]]
+            self.say(f"Staircases from {cell_xy(anchor)}:")
+            for i, s in enumerate(shapes):
+                self.say(f"  {i + 1}) {staircase_words(g, anchor, s)}")
+            shape = self.choose("Type the number of a staircase, or 'back' to choose another stud.",
+                                lambda a: self._parse_numbered(a, shapes, allow_back=True))
+            if shape is None:
+                continue
+            self.apply(g.layout.encode_cell(*cell_xy(anchor)))
+            if g.phase == Phase.SHAPE:      # a single legal shape is taken by the engine itself
+                self.apply(g.layout.encode_shape(shape))
+            return
+
+    def shape_only(self) -> int:
+        """A resumed game saved between the two steps: the anchor is already chosen."""
+        g = self.game
+        shapes = [int(s) for s in g.build_matrix()[:, g.turn.anchor].nonzero()[0]]
+        for i, s in enumerate(shapes):
+            self.say(f"  {i + 1}) {staircase_words(g, g.turn.anchor, s)}")
+        return g.layout.encode_shape(self.choose("Type the number of a staircase.",
+                                                 lambda a: self._parse_numbered(a, shapes)))
+
+    def _parse_anchor(self, answer: str, anchors: list[int]) -> int:
+        parts = answer.replace(",", " ").replace("(", " ").replace(")", " ").split()
+        if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
+            x, y = int(parts[0]), int(parts[1])
+            if not (0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE):
+                raise Retry(f"({x}, {y}) is off the plate: x and y go from 0 to {BOARD_SIZE - 1}")
+            cell = y * BOARD_SIZE + x
+            if cell not in anchors:
+                raise Retry(self.game.explain(self.game.layout.encode_cell(x, y)))
+            return cell
+        return self._parse_numbered(answer, anchors)
+
+    def _parse_numbered(self, answer: str, options: list, allow_back: bool = False):
+        if allow_back and answer.lower() == "back":
+            return None
+        if not answer.isdigit():
+            raise Retry(f"I did not understand {answer!r}: type a number from 1 to {len(options)}"
+                        + (", or 'back'" if allow_back else "") + " (or 'help')")
+        i = int(answer)
+        if not 1 <= i <= len(options):
+            raise Retry(f"{i} is not in the list: type a number from 1 to {len(options)}")
+        return options[i - 1]
+
+    def buy(self) -> int:
+        g = self.game
+        legal = g.legal_mask()
+        self.say(f"You have {g.turn.credits} Monkey Credit(s) and a {COLOUR_WORDS[COLOUR_NAMES[g.turn.colour]]} "
+                 f"decoration. Cards you can buy:")
+        buyable = [p for p in range(len(PILE_IDS)) if legal[g.layout.encode_buy(p)]]
+        for i, p in enumerate(buyable):
+            self.say(f"  {i + 1}) {pile_words(g, p)}")
+        self.say("  0) stop buying (unused credits are lost)")
+
+        def parse(answer: str) -> int:
+            if answer in ("0", "done", "stop", "end"):
+                return g.layout.buy_end
+            if answer in PILE_IDS:
+                action = g.layout.encode_buy(PILE_IDS.index(answer))
+                if not legal[action]:
+                    raise Retry(g.explain(action))
+                return action
+            return g.layout.encode_buy(self._parse_numbered(answer, buyable)) if buyable else parse_none(answer)
+
+        def parse_none(answer: str) -> int:
+            raise Retry(f"I did not understand {answer!r}: nothing is affordable now, type 0 to stop buying")
+        return self.choose("Type the number of a card (or the pile's name, e.g. multi-1), or 0 to stop.", parse)
+
+    def instant(self) -> int:
+        g = self.game
+
+        def parse(answer: str) -> int:
+            a = answer.lower()
+            if a in ("a", "arch"):
+                return g.layout.instant_arch
+            if a in ("b", "brick"):
+                return g.layout.instant_brick
+            raise Retry(f"I did not understand {answer!r}: type a (an arch) or b (a brick)")
+        return self.choose("A card lets you take an arch or a brick: a or b?", parse)
+
+    def slot(self) -> int:
+        g = self.game
+        card = g.turn.to_place[0]
+        self.say(f"Your board is full. The new card ({card_words(g, card)}) covers the top card of a slot:")
+        for i, slot in enumerate(g.player.slots):
+            self.say(f"  {i + 1}) {card_words(g, slot[-1])}")
+        return g.layout.encode_slot(self.choose("Which slot (1-4)?", lambda a: self._parse_numbered(a, [0, 1, 2, 3])))
+
+    def monkey(self) -> int:
+        g = self.game
+        legal = g.legal_mask()
+        ends = [c for c in range(BOARD_SIZE * BOARD_SIZE) if legal[g.layout.cell + c]]
+        stay = bool(legal[g.layout.monkey_stay])
+        self.say("Your gold decoration wins the Monkey. It may go on an open arch end knob:")
+        self.say("  " + ";  ".join(f"{i + 1}) {cell_xy(c)}" for i, c in enumerate(ends)))
+        if stay:
+            self.say("  0) leave it where it is")
+
+        def parse(answer: str) -> int:
+            if stay and answer in ("0", "stay"):
+                return g.layout.monkey_stay
+            return g.layout.cell + self._parse_anchor(answer, ends)
+        return self.choose("Type a number or the knob's x and y.", parse)
+
+    def frog(self) -> int:
+        g = self.game
+
+        def parse(answer: str) -> int:
+            if answer.lower() in ("y", "yes"):
+                return g.layout.frog_take
+            if answer.lower() in ("n", "no"):
+                return g.layout.frog_decline
+            raise Retry(f"I did not understand {answer!r}: type y or n")
+        return self.choose("Take the Frog trophy card (-3 Banana Points, a column, and the frog on your staircase)? y/n", parse)
+
+    def finish(self) -> None:
+        g = self.game
+        self.say("")
+        self.say("=== Game over ===")
+        self.say(render_game(g))
+        scores = g.scores()
+        winners = g.winners()
+        names = {s: n for s, (n, _) in self.bots.items()} | {self.human: "you"}
+        for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
+            self.say(f"  seat {seat + 1} ({names[seat]}): {scores[seat]} Banana Points"
+                     + ("  WINNER" if seat in winners else ""))
+        self.say("You win!" if self.human in winners else "You lose.")
+
+
+# ------------------------------------------------------------------------------------ setting up
+def ask_setup(args, out, inp) -> tuple[Game, int, list[str]]:
+    """Map, players, expansions, opponents and seat, each with the command line's value as default."""
+    def ask(question: str, default: str, parse):
+        while True:
+            out.write(f"{question} [{default}]\n> ")
+            out.flush()
+            line = inp.readline()
+            if not line:
+                raise Quit("the input closed")
+            answer = line.strip() or default
+            try:
+                return parse(answer)
+            except (ValueError, Retry) as e:
+                print(f"  {e}", file=out, flush=True)
+
+    def number(lo, hi, what):
+        def parse(a):
+            if not a.isdigit() or not lo <= int(a) <= hi:
+                raise Retry(f"{a!r} is not a {what}: type a number from {lo} to {hi}")
+            return int(a)
+        return parse
+
+    def yes_no(a):
+        if a.lower() in ("y", "yes"):
+            return True
+        if a.lower() in ("n", "no"):
+            return False
+        raise Retry(f"{a!r}: type y or n")
+
+    def map_choice(a):
+        if a.isdigit() and not 1 <= int(a) <= 4:
+            raise Retry(f"there is no map {a}: maps are 1 to 4 (or the path of an edited map file)")
+        from monkey_env.monkey_palace.game_data import load_game_data
+        load_game_data(a)       # raises with the reason if the file is wrong
+        return a
+
+    if args.yes:
+        game_map, players, butterfly, frog = args.map, args.players, args.butterfly, args.frog
+        opponents, seat = args.opponents, args.seat
+    else:
+        game_map = ask("Map: 1 (first game), 2, 3 or 4?", args.map, map_choice)
+        players = ask("Players, you included (2-4)?", str(args.players), number(2, 4, "number of players"))
+        butterfly = ask("Play with the Butterfly (y/n)?", "y" if args.butterfly else "n", yes_no)
+        frog = ask("Play with the Frog (y/n)?", "y" if args.frog else "n", yes_no)
+        opponents = ask(f"Opponents ({players - 1}; built-in: {', '.join(known_names())}; or package.module:Class)?",
+                        args.opponents, lambda a: _check_opponents(a, players))
+        seat = ask(f"Your seat (1-{players}; seat 1 plays first)?", str(min(args.seat, players)),
+                   number(1, players, "seat"))
+    if args.yes:
+        opponents = _check_opponents(opponents, players)
+    game = Game.new(players, game_map, seed=args.seed, butterfly=butterfly, frog=frog)
+    return game, int(seat) - 1, opponents
+
+
+def _check_opponents(text: str, players: int) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if len(names) == 1:
+        names = names * (players - 1)
+    if len(names) != players - 1:
+        raise Retry(f"{players} players need {players - 1} opponent(s), got {len(names)}: {', '.join(names)}")
+    for n in names:
+        try:
+            agent = make_agent(n, 0)
+        except ValueError as e:
+            raise Retry(str(e))
+        if not hasattr(agent, "act"):
+            raise Retry(f"{n} cannot play the terminal game: it has no act(game, mask)")
+    return names
+
+
+def load_session(path: str) -> tuple[Game, int, list[str]]:
+    doc = _read_json(path)
+    if "game" not in doc:           # a plain engine save: you take seat 1, random bots the rest
+        game = Game.from_dict(doc)
+        return game, 0, ["random"] * (game.options.players - 1)
+    if not isinstance(doc.get("human"), int) or not isinstance(doc.get("opponents"), list):
+        raise SaveFileError(f"{path}: not a saved terminal game (human and opponents missing)")
+    game = Game.from_dict(doc["game"])
+    if not 0 <= doc["human"] < game.options.players or len(doc["opponents"]) != game.options.players - 1:
+        raise SaveFileError(f"{path}: the seats of the saved game do not match its players")
+    return game, doc["human"], [str(n) for n in doc["opponents"]]
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    out, inp = sys.stdout, sys.stdin
+    try:
+        if args.resume:
+            game, human, opponents = load_session(args.resume)
+            print(f"Resuming {args.resume}: round {game.round}.", file=out, flush=True)
+        else:
+            game, human, opponents = ask_setup(args, out, inp)
+    except Quit as e:
+        print(f"Stopped: {e}.", file=out)
+        return 0
+    except Retry as e:
+        print(f"monkey-palace play: error: {e}", file=sys.stderr)
+        return 2
+    save_path = Path(args.save or args.resume or "monkey-palace-game.json")
+    session = Session(game, human, opponents, save_path, out, inp)
+    code = session.run()
+    if game.game_over and args.png:
+        from monkey_env.monkey_palace.render import render_game as picture, save_png
+        save_png(picture(game), args.png)
+        print(f"A picture of the palace: {args.png}", file=out, flush=True)
+    return code
+
+
+def register(sub) -> None:
+    p = sub.add_parser("play", help="play a game in the terminal against bots")
+    p.add_argument("--map", default="1", help="ground map 1-4 (asked; this is the default answer)")
+    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    p.add_argument("--butterfly", action="store_true")
+    p.add_argument("--frog", action="store_true")
+    p.add_argument("--opponents", default="random", help="bots, comma-separated, one per opponent or one for all")
+    p.add_argument("--seat", type=int, default=1, help="your seat (1 plays first)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the deal")
+    p.add_argument("--yes", action="store_true", help="take the command line's settings without asking")
+    p.add_argument("--resume", help="continue a saved game")
+    p.add_argument("--save", help="where 'save' and 'quit' write (default: the resumed file, else monkey-palace-game.json)")
+    p.add_argument("--png", default="monkey-palace-final.png", help="picture of the final palace ('' for none)")
+    p.set_defaults(func=cmd_play)

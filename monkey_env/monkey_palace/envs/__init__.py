@@ -1,0 +1,1 @@
+"""The reinforcement-learning environments of Monkey Palace (layer 2: above the engines)."""

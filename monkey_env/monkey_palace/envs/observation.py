@@ -1,0 +1,43 @@
+"""The observation every environment gives: public information from one seat, as numpy arrays.
+
+``planes`` (20, 32, 32) float32 over the plate, ``vector`` (V,) float32; both come from
+:meth:`monkey_env.monkey_palace.jaxgame.JaxGame.observe`, which documents every channel and entry. The
+order of the cards inside the piles is never in it (only the visible top cards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+N_PLANES = 20
+# Heights are at most 120 brick units (the JAX state's int8 bound) and observed as height / 16.
+PLANES_HIGH = 8.0
+# The vector holds scaled counts, mostly within [0, 1]; supplies (count / 10) and Banana Points
+# (/ 40, below zero after lost trophies) can leave it. These bounds hold with a wide margin.
+VECTOR_LOW, VECTOR_HIGH = -4.0, 16.0
+
+
+def observation_space(jax_game) -> spaces.Dict:
+    """The Dict space of ``{"planes", "vector"}`` for this game data."""
+    size = vector_size(jax_game)
+    return spaces.Dict({
+        "planes": spaces.Box(0.0, PLANES_HIGH, (N_PLANES, 32, 32), np.float32),
+        "vector": spaces.Box(VECTOR_LOW, VECTOR_HIGH, (size,), np.float32),
+    })
+
+
+def action_mask_space(jax_game) -> spaces.Box:
+    return spaces.Box(0, 1, (jax_game.num_actions,), np.int8)
+
+
+def vector_size(jax_game) -> int:
+    import jax
+
+    state = jax.eval_shape(jax_game.init, jax.random.PRNGKey(0))
+    out = jax.eval_shape(jax_game.observe, state, 0)
+    return int(out["vector"].shape[0])
+
+
+def to_numpy(obs: dict) -> dict:
+    return {"planes": np.asarray(obs["planes"], np.float32), "vector": np.asarray(obs["vector"], np.float32)}

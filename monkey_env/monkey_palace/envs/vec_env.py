@@ -1,0 +1,216 @@
+"""A Stable-Baselines3 ``VecEnv`` over a batch of JAX games: the training interface.
+
+    venv = JaxVecEnv(256, players=2, map=1, opponents=["random", "greedy"], seed=0)
+    model = MaskablePPO("MultiInputPolicy", venv)      # sb3-contrib; masks from action_masks()
+
+Each of the ``num_envs`` games has one learning seat (drawn per episode unless
+``learner_seat`` is given) and one opponent agent for its other seats, drawn per episode
+from ``opponents`` (names or agent objects with ``act_batch``, agents/base.py; weights with
+``opponent_weights``). After every learner decision the opponents of all games decide
+together, batch by batch, until every game is back at a learner decision (only the games
+where an opponent is to play are stepped, gathered into a batch of 1/16, 1/4 or all of
+``num_envs`` games (at least 16), so the few long opponent turns do not cost whole-batch
+steps); finished games
+restart at once from a pool of freshly dealt games (SB3's automatic reset: the last
+observation is in ``infos[i]["terminal_observation"]``, and ``infos[i]["episode"]`` has the
+return ``r``, length ``l`` and the learner's final score, seat and opponent).
+
+Observations and actions are those of :class:`monkey_env.monkey_palace.envs.gym_env.MonkeyPalaceGymEnv`;
+rewards follow ``reward_mode`` (:mod:`monkey_env.monkey_palace.envs.rewards`) for the learner's seat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv
+
+from monkey_env.agents.registry import make_batch_agent
+from monkey_env.monkey_palace.jaxgame.env import shared_jax_game
+from monkey_env.monkey_palace.envs.observation import observation_space
+from monkey_env.monkey_palace.envs.rewards import batch_seat_rewards, check_mode
+
+
+class JaxVecEnv(VecEnv):
+    def __init__(self, num_envs: int, players: int = 2, map: int | str = 1, *, opponents="random",
+                 opponent_weights=None, learner_seat: int | None = None, reward_mode: str = "banana", seed: int = 0,
+                 catalogue: str | None = None, illegal_penalty: float = -10.0, **game_options):
+        self.jax_game = jg = shared_jax_game(catalogue=catalogue, illegal_penalty=illegal_penalty)
+        self.params = jg.params(players, map, **game_options)
+        self.players = players
+        self.reward_mode = check_mode(reward_mode)
+        if learner_seat is not None and not 0 <= learner_seat < players:
+            raise ValueError(f"learner_seat must be 0..{players - 1} or None, got {learner_seat}")
+        self.learner_seat = learner_seat
+        specs = [opponents] if isinstance(opponents, str) or not isinstance(opponents, (list, tuple)) else list(opponents)
+        self.opponents = [make_batch_agent(s, seed + i) for i, s in enumerate(specs)]
+        w = np.ones(len(self.opponents)) if opponent_weights is None else np.asarray(opponent_weights, float)
+        if w.shape != (len(self.opponents),) or (w < 0).any() or w.sum() <= 0:
+            raise ValueError(f"opponent_weights must be {len(self.opponents)} non-negative numbers, not all 0")
+        self.opponent_weights = w / w.sum()
+        self.rng = np.random.default_rng(seed)
+        self.base_key = jax.random.PRNGKey(seed)
+        self.agent_key = jax.random.fold_in(self.base_key, 2**30)
+        self.games_dealt = 0
+        self._observe = jax.jit(jax.vmap(jg.observe))
+        self._keep = jax.jit(lambda need, new, old: jax.tree_util.tree_map(
+            lambda a, b: jnp.where(need.reshape((-1,) + (1,) * (a.ndim - 1)), a, b), new, old))
+        # Fixed shapes (one pool index per game, used where `reset`), so it compiles once.
+        self._refill = jax.jit(lambda states, reset, pool, pool_idx: self._keep(
+            reset, jax.tree_util.tree_map(lambda p: p[pool_idx], pool), states))
+        self._gather = jax.jit(lambda states, rows: jax.tree_util.tree_map(lambda x: x[rows], states))
+        self._scatter = jax.jit(lambda states, sub, rows: jax.tree_util.tree_map(
+            lambda x, y: x.at[rows].set(y, mode="drop"), states, sub))
+        # Sub-batch sizes for the opponents' moves: few sizes (each compiles), none below 16.
+        self._sizes = sorted({min(num_envs, max(16, num_envs // k)) for k in (16, 4, 1)})
+        self.render_mode = None
+        super().__init__(num_envs, observation_space(jg), spaces.Discrete(jg.num_actions))
+        self._pool = None
+        self._pool_next = 0
+        self._actions = None
+
+    # ------------------------------------------------------------------ SB3 API
+    def reset(self):
+        n = self.num_envs
+        self.states = self.jax_game.batch_init(self._keys(n), self._batch_params(n))
+        self.seat = self._draw_seats(n)
+        self.opponent = self.rng.choice(len(self.opponents), size=n, p=self.opponent_weights)
+        self.episode_return = np.zeros(n, np.float32)
+        self.episode_length = np.zeros(n, np.int64)
+        self.carry = np.zeros(n, np.float32)
+        self.carry += self._play_opponents()
+        self._after_step()
+        return self._obs
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions, np.int32).reshape(self.num_envs)
+
+    def step_wait(self):
+        before = self.states
+        self.states = self.jax_game.batch_step(self.states, jnp.asarray(self._actions))
+        rewards = self._learner_rewards(before, np.ones(self.num_envs, bool)) + self.carry
+        self.carry = np.zeros(self.num_envs, np.float32)
+        rewards += self._play_opponents()
+        self.episode_return += rewards
+        self.episode_length += 1
+        dones = np.asarray(self.states.terminated).copy()
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        if dones.any():
+            self._after_step()
+            scores = np.asarray(self.jax_game.batch_bananas(self.states))
+            for i in np.flatnonzero(dones):
+                infos[i]["terminal_observation"] = {k: v[i] for k, v in self._obs.items()}
+                infos[i]["episode"] = {"r": float(self.episode_return[i]), "l": int(self.episode_length[i]),
+                                       "score": int(scores[i, self.seat[i]]), "seat": int(self.seat[i]),
+                                       "opponent": self.opponents[self.opponent[i]].name,
+                                       "won": bool(scores[i, self.seat[i]] == scores[i, :self.players].max()),
+                                       "illegal": bool(self.states.illegal[i])}
+            self._restart(np.flatnonzero(dones))
+        self._after_step()
+        return self._obs, rewards, dones, infos
+
+    def close(self) -> None:
+        pass
+
+    def action_masks(self) -> np.ndarray:
+        """(num_envs, 2438) bool: the learner's legal actions in every game."""
+        return self._masks
+
+    def get_attr(self, attr_name: str, indices=None) -> list[Any]:
+        return [getattr(self, attr_name)] * len(self._get_indices(indices))
+
+    def set_attr(self, attr_name: str, value: Any, indices=None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list[Any]:
+        idx = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return list(self._masks[idx])
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result] * len(idx)
+
+    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
+        return [False] * len(self._get_indices(indices))
+
+    # ------------------------------------------------------------------ inside
+    def _keys(self, n: int) -> jax.Array:
+        ids = jnp.arange(self.games_dealt, self.games_dealt + n)
+        self.games_dealt += n
+        return jax.vmap(lambda i: jax.random.fold_in(self.base_key, i))(ids)
+
+    def _batch_params(self, n: int):
+        return jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (n,) + x.shape), self.params)
+
+    def _draw_seats(self, n: int) -> np.ndarray:
+        if self.learner_seat is not None:
+            return np.full(n, self.learner_seat, np.int32)
+        return self.rng.integers(self.players, size=n).astype(np.int32)
+
+    def _learner_rewards(self, before, stepped: np.ndarray) -> np.ndarray:
+        """The learner's reward in each game for the step from `before` to self.states."""
+        s = self.states
+        deltas = np.asarray(s.rewards)
+        game_over = np.asarray(s.terminated)
+        scores = np.asarray(self.jax_game.batch_bananas(s)) if self.reward_mode == "terminal" else None
+        moded = batch_seat_rewards(self.reward_mode, deltas, scores, game_over, self.players)
+        illegal = np.asarray(s.illegal & ~before.illegal)
+        moded = np.where(illegal[:, None], deltas[:, :self.players], moded)
+        rows = np.arange(self.num_envs)
+        return np.where(stepped, moded[rows, self.seat], 0.0).astype(np.float32)
+
+    def _play_opponents(self) -> np.ndarray:
+        """Opponents decide in every game until each is at a learner decision or over."""
+        gained = np.zeros(self.num_envs, np.float32)
+        while True:
+            need = np.asarray((self.states.current != jnp.asarray(self.seat)) & ~self.states.terminated)
+            rows = np.flatnonzero(need)
+            if len(rows) == 0:
+                return gained
+            # The games to step, padded to a fixed size with a spare row that is not written back.
+            size = next(n for n in self._sizes if n >= len(rows))
+            gather = np.zeros(size, np.int32)
+            gather[:len(rows)] = rows
+            write = np.full(size, self.num_envs, np.int32)
+            write[:len(rows)] = rows
+            sub = self._gather(self.states, jnp.asarray(gather))
+            masks = self.jax_game.batch_legal_mask(sub)
+            opponent = self.opponent[gather]
+            actions = jnp.zeros(size, jnp.int32)
+            for k, agent in enumerate(self.opponents):
+                if not (opponent[:len(rows)] == k).any():
+                    continue
+                self.agent_key, key = jax.random.split(self.agent_key)
+                chosen = jnp.asarray(agent.act_batch(self.jax_game, sub, masks, key), jnp.int32)
+                actions = jnp.where(jnp.asarray(opponent == k), chosen, actions)
+            before = self.states
+            self.states = self._scatter(self.states, self.jax_game.batch_step(sub, actions), jnp.asarray(write))
+            gained += self._learner_rewards(before, need)
+
+    def _restart(self, rows: np.ndarray) -> None:
+        """Finished games start again from fresh deals; opponents play up to the learner's turn."""
+        k = len(rows)
+        if self._pool is None or self._pool_next + k > self.num_envs:
+            self._pool = self.jax_game.batch_init(self._keys(self.num_envs), self._batch_params(self.num_envs))
+            self._pool_next = 0
+        reset = np.zeros(self.num_envs, bool)
+        reset[rows] = True
+        take = np.zeros(self.num_envs, np.int32)
+        take[rows] = np.arange(self._pool_next, self._pool_next + k)
+        self._pool_next += k
+        self.states = self._refill(self.states, jnp.asarray(reset), self._pool, jnp.asarray(take))
+        self.seat[rows] = self._draw_seats(k)
+        self.opponent[rows] = self.rng.choice(len(self.opponents), size=k, p=self.opponent_weights)
+        self.episode_return[rows] = 0.0
+        self.episode_length[rows] = 0
+        self.carry += self._play_opponents()
+
+    def _after_step(self) -> None:
+        obs = self._observe(self.states, jnp.asarray(self.seat))
+        # Copies: arrays from JAX are read-only, and SB3 hands them to torch.
+        self._obs = {"planes": np.array(obs["planes"]), "vector": np.array(obs["vector"])}
+        self._masks = np.array(self.jax_game.batch_legal_mask(self.states))
+

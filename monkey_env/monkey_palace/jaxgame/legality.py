@@ -1,0 +1,186 @@
+"""Legality of staircases in JAX: the anchor mask of a turn and the shape mask at an anchor.
+
+Both compute exactly what ``Palace.check_staircase`` decides (tests/test_jax_engine.py).
+The anchor mask evaluates the catalogue's tree as in build_legality.legal_build_matrix:
+one east-facing subtree, unrolled with static slices of padded int8 planes, under vmap
+over the (heading, base) lanes of turned palaces. The shape mask at one chosen anchor walks
+the same tree on a small window of the palace around that anchor.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, Knob
+from monkey_env.monkey_palace.jaxgame.state import State
+from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
+
+_BUILDABLE = jnp.asarray([Knob(k) in BUILDABLE for k in range(len(Knob))])
+_GROUND = jnp.asarray([Knob(k) in GROUND_OF_COLOUR for k in range(len(Knob))])
+_FAR = 127  # height of everything off the plate: no arch passes there
+
+
+def animal_plane(state: State) -> jnp.ndarray:
+    """(32, 32) bool: an animal stands on the cell."""
+    flat = jnp.zeros((BOARD_SIZE * BOARD_SIZE + 1,), bool).at[jnp.where(state.animals >= 0, state.animals, -1)].set(True)
+    return flat[:-1].reshape(BOARD_SIZE, BOARD_SIZE)
+
+
+def padded_planes(state: State, static: Static):
+    """Height, clearance (height + a standing animal) and can-rest-on, padded by `static.pad`."""
+    animal = animal_plane(state)
+    height = state.height  # int8: small planes vectorise best
+    pad = static.pad
+    height_p = jnp.pad(height, pad, constant_values=_FAR)
+    clear_p = jnp.pad(height + (animal * static.animal_height).astype(jnp.int8), pad, constant_values=_FAR)
+    rest_p = jnp.pad(_BUILDABLE[state.knob] & ~animal, pad, constant_values=False)
+    return height_p, clear_p, rest_p, _GROUND[state.knob] & ~animal
+
+
+def div_small(x, divisor: int):
+    """x // divisor for int8 planes with 0 <= x <= 127, by a multiply and a shift (integer
+    division does not vectorise); negative x (only on cells already ruled out) may be off."""
+    for shift in range(8, 16):
+        m = -(-(1 << shift) // divisor)
+        if 127 * m < (1 << 15) and all((v * m) >> shift == v // divisor for v in range(128)):
+            return ((x.astype(jnp.int16) * m) >> shift).astype(x.dtype)
+    return x // divisor
+
+
+def bricks_needed(units, slots, columns, column_units: int):
+    """Columns first: each column replaces column_units bricks in a stack tall enough."""
+    return units - column_units * jnp.minimum(slots, columns)
+
+
+def anchor_mask(state: State, tables: Tables, static: Static) -> jnp.ndarray:
+    """(1024,) bool: some catalogue shape is legal from this anchor for the current player.
+
+    The catalogue is the same for every heading, turned: so the palace is turned instead
+    (heading h onto east), and one east-facing subtree per base is evaluated for all
+    (heading, base) pairs at once with vmap, then turned back."""
+    found = lane_walk(state, static, lambda acc, extra, node: acc | node["legal"], jnp.zeros((BOARD_SIZE, BOARD_SIZE), bool))
+    return found.any(0).reshape(-1)
+
+
+def _lanes(static: Static) -> list[tuple[int, int]]:
+    """(quarter turns taking the lane's heading to east, base) of every lane, in lane order."""
+    return [(h - 1, b) for h in static.headings for b in static.bases]
+
+
+def lane_walk(state: State, static: Static, on_node, init, extra=None):
+    """Walk the east subtree in every (heading, base) lane of the turned palace, all anchors
+    at once: ``acc = on_node(acc, extra, node)`` at every tree node (one shape per lane), where
+    ``node`` holds the node's ``depth`` (arches), its last arch's ``level`` (brick units), the
+    (32, 32) planes ``legal`` (the shape is legal from that anchor) and ``tallest`` (its
+    tallest stack, units), all in the lane's turned frame. ``extra`` (a (32, 32) plane or
+    None) is turned with the lane. Returns the lanes' final ``acc`` planes turned back,
+    stacked: (n_lanes, 32, 32)."""
+    height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
+    supply = state.supply[state.current].astype(jnp.int8)
+    lanes = _lanes(static)
+    stack = lambda plane: jnp.stack([jnp.rot90(plane, k) for k, _ in lanes])  # noqa: E731
+    extras = None if extra is None else stack(extra)
+    found = jax.vmap(lambda h, c, r, a, base, e: _east_subtree(h, c, r, a, base, supply, static, BOARD_SIZE,
+                                                               on_node, init, e))(
+        stack(height_p), stack(clear_p), stack(rest_p), stack(anchor_ok),
+        jnp.asarray([b for _, b in lanes], jnp.int8), extras)
+    return jnp.stack([jnp.rot90(found[i], -k) for i, (k, _) in enumerate(lanes)])
+
+
+def walk_at_anchor(state: State, static: Static, anchor) -> dict:
+    """Every shape from one anchor: the same tree walk as ``lane_walk``, on a window of the
+    palace around the anchor (turned per lane) instead of the whole plate. Returns
+    ``legal`` (S,) bool and ``tallest`` (S,) int8 (its tallest stack, units), by shape index."""
+    height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
+    pad = static.pad
+    ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
+    width = 2 * pad + 1  # padded cell (pad + ay, pad + ax), the anchor, is the window's centre
+    lanes = _lanes(static)
+
+    def stack(plane):
+        window = jax.lax.dynamic_slice(plane, (ay, ax), (width, width))
+        return jnp.stack([jnp.rot90(window, k) for k, _ in lanes])
+
+    here = jnp.broadcast_to(anchor_ok[ay, ax], (len(lanes), 1, 1))
+    supply = state.supply[state.current].astype(jnp.int8)
+    nodes = jax.vmap(lambda h, c, r, a, base: _east_subtree(
+        h, c, r, a, base, supply, static, 1,
+        lambda acc, _, node: acc + [(node["legal"], node["tallest"])], [], None))(
+        stack(height_p), stack(clear_p), stack(rest_p), here, jnp.asarray([b for _, b in lanes], jnp.int8))
+    where = jnp.asarray(static.shape_lane_node)
+    legal = jnp.stack([legal for legal, _ in nodes], 1).reshape(-1)[where]      # (lanes, nodes) -> (S,)
+    tallest = jnp.stack([tallest for _, tallest in nodes], 1).reshape(-1)[where]
+    return {"legal": legal, "tallest": tallest}
+
+
+def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, supply, static: Static, size: int,
+                  on_node, acc, extra):
+    """The tree unrolled for one lane (east-heading shapes with this base), see lane_walk:
+    the planes are padded by ``static.pad`` around ``size`` x ``size`` anchors."""
+    pad, cu = static.pad, static.column_units
+    arches, bricks, columns = supply
+
+    def at(plane, d):
+        return plane[pad + d[1]: pad + d[1] + size, pad + d[0]: pad + d[0] + size]
+
+    def visit(node, alive, units, slots, attached, tallest):
+        nonlocal acc
+        depth, m1, m2, far, level_offset, rise, children = node
+        level = (base + level_offset).astype(jnp.int8)
+        below_leg = base if depth == 1 else jnp.int8(rise)
+        under = at(height_p, far)
+        alive = alive & (at(clear_p, m1) <= level) & (at(clear_p, m2) <= level) & (under <= level) & at(rest_p, far)
+        support = level - under
+        units = units + below_leg + support
+        slots = slots + below_leg // cu + div_small(support, cu)
+        alive = alive & (bricks_needed(units, slots, columns, cu) <= bricks)
+        attached = attached | (under > 0)
+        # The stacks of a path: the base, then per arch its far support and the rise under the
+        # next arch (the last arch has none). Unused by the anchor mask, so compiled away there.
+        tallest = jnp.maximum(tallest, jnp.maximum(below_leg, support))
+        acc = on_node(acc, extra, dict(depth=depth, level=level, legal=alive & attached & (depth <= arches),
+                                       tallest=tallest))
+        for child in children:
+            visit(child, alive, units, slots, attached, tallest)
+
+    zero = jnp.zeros((size, size), jnp.int8)
+    for root in static.east_tree:
+        visit(root, anchor_ok, zero, zero, jnp.zeros((size, size), bool), zero)
+    return acc
+
+
+def staircase_stacks(units_parts, column_units: int, columns):
+    """Columns per stack in building order (as Palace._allocate_columns): base, support 1,
+    rise 1, support 2, ... Returns (columns per stack, total columns, total bricks)."""
+    slots = units_parts // column_units
+    before = jnp.cumsum(slots, axis=-1) - slots
+    cols = jnp.clip(columns - before, 0, slots)
+    used = cols.sum(-1)
+    return cols, used, units_parts.sum(-1) - column_units * used
+
+
+def build_parts(state: State, tables: Tables, anchor, shape) -> jnp.ndarray:
+    """(1 + 2J,) units of each stack of a legal `shape` at `anchor`, in building order, read
+    straight off the palace (a legal staircase stays on the plate: no padding needed)."""
+    ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
+    far = tables.arch_far[shape]
+    valid, level, k = tables.arch_valid[shape], tables.arch_level[shape], tables.shape_k[shape]
+    x = jnp.clip(ax + far[:, 0], 0, BOARD_SIZE - 1)
+    y = jnp.clip(ay + far[:, 1], 0, BOARD_SIZE - 1)
+    support = jnp.where(valid, level - state.height[y, x].astype(jnp.int32), 0)
+    return _building_order(tables.shape_base[shape], support, tables.shape_rise[shape], k)
+
+
+def _building_order(base, support, rise, k):
+    """Units of every stack in building order: the base, then for each arch its far support
+    and the rise on its end knob (none after the last arch). `support` is (..., J)."""
+    J = support.shape[-1]
+    rises = jnp.where(jnp.arange(J) < k[..., None] - 1, rise[..., None], 0)
+    pairs = jnp.stack([support, rises], -1).reshape(support.shape[:-1] + (2 * J,))
+    return jnp.concatenate([base[..., None], pairs], -1)
+
+
+def shape_mask(state: State, tables: Tables, static: Static, anchor) -> jnp.ndarray:
+    """(S,) bool: which shapes are legal from `anchor` for the current player."""
+    return walk_at_anchor(state, static, anchor)["legal"]

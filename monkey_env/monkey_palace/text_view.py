@@ -1,0 +1,132 @@
+"""The palace and a game as text, and palaces drawn as text for scenarios.
+
+A cell is written as one token: a letter for the knob on top, then its height.
+Ground studs have no height (they are at 0):
+
+    l d g w   light-green, dark-green, gold, white ground stud
+    #  C      blocked stud, corner piece
+    b c       brick, column (top of a stack)
+    A m       arch end knob, arch middle knob
+    L D G     light-green, dark-green, gold decoration
+    @ Y F     the monkey, butterfly, frog standing there (the knob underneath is hidden)
+
+Example: ``A1 m1 m1 A2 m2 m2 G3`` is the starting staircase seen along its row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, OFF_PLATE, Knob
+
+KNOB_LETTER = {
+    Knob.GROUND_LIGHT: "l", Knob.GROUND_DARK: "d", Knob.GROUND_GOLD: "g", Knob.GROUND_WHITE: "w",
+    Knob.BLOCKED: "#", Knob.CORNER: "C", Knob.BRICK: "b", Knob.COLUMN: "c",
+    Knob.ARCH_END: "A", Knob.ARCH_MIDDLE: "m",
+    Knob.DECO_LIGHT: "L", Knob.DECO_DARK: "D", Knob.DECO_GOLD: "G",
+}
+LETTER_KNOB = {v: k for k, v in KNOB_LETTER.items()}
+ANIMAL_LETTER = "@YF"  # monkey, butterfly, frog
+GROUND_LETTERS = "ldgw#C"
+
+
+def cell_token(palace, x: int, y: int) -> str:
+    flat = y * BOARD_SIZE + x
+    if flat in palace.animals:
+        letter = ANIMAL_LETTER[palace.animals.index(flat)]
+    else:
+        letter = KNOB_LETTER[Knob(int(palace.knob[y, x]))]
+    h = int(palace.height[y, x])
+    return letter if letter in GROUND_LETTERS and h == 0 else f"{letter}{h}"
+
+
+def render_palace(palace, crop: bool = True, margin: int = 1) -> str:
+    """The palace as a grid of tokens with x and y rulers; cropped to what is built."""
+    built = np.argwhere(palace.height > 0)
+    if crop and len(built):
+        (y0, x0), (y1, x1) = built.min(0), built.max(0)
+        x0, y0 = max(0, x0 - margin), max(0, y0 - margin)
+        x1, y1 = min(BOARD_SIZE - 1, x1 + margin), min(BOARD_SIZE - 1, y1 + margin)
+    else:
+        x0, y0, x1, y1 = 0, 0, BOARD_SIZE - 1, BOARD_SIZE - 1
+    lines = ["y\\x " + " ".join(f"{x:<3}" for x in range(x0, x1 + 1))]
+    for y in range(y0, y1 + 1):
+        lines.append(f"{y:>3} " + " ".join(f"{cell_token(palace, x, y):<3}" for x in range(x0, x1 + 1)))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def draw_palace(palace, rows: list[str] | str, origin: tuple[int, int] = (0, 0)) -> None:
+    """Overlay a drawing (rows of tokens, as above) onto ``palace`` with its first token at ``origin``.
+
+    Used by scenarios: the palace is set directly, as it would stand after earlier turns.
+    """
+    if isinstance(rows, str):
+        rows = [r for r in rows.strip("\n").split("\n") if r.strip()]
+    ox, oy = origin
+    for dy, row in enumerate(rows):
+        for dx, token in enumerate(row.split()):
+            x, y = ox + dx, oy + dy
+            if not (0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE):
+                raise ValueError(f"token {token!r} at ({x}, {y}) is off the plate")
+            letter, digits = token[0], token[1:]
+            if digits and not digits.isdigit():
+                raise ValueError(f"bad token {token!r} at ({x}, {y}): a letter then a height")
+            height = int(digits) if digits else 0
+            if letter in ANIMAL_LETTER:
+                palace.animals[ANIMAL_LETTER.index(letter)] = y * BOARD_SIZE + x
+                palace.height[y, x] = height
+                if height == 0:
+                    palace.knob[y, x] = palace.ground[y, x]
+                elif not Knob(int(palace.knob[y, x])) >= Knob.BRICK:
+                    palace.knob[y, x] = Knob.ARCH_END  # an animal stands on an end knob unless told otherwise
+                continue
+            if letter not in LETTER_KNOB:
+                raise ValueError(f"bad token {token!r} at ({x}, {y}): unknown letter {letter!r}")
+            knob = LETTER_KNOB[letter]
+            if letter in GROUND_LETTERS:
+                if height:
+                    raise ValueError(f"bad token {token!r} at ({x}, {y}): ground studs have no height")
+                palace.ground[y, x] = knob
+            elif height == 0:
+                raise ValueError(f"bad token {token!r} at ({x}, {y}): an element needs a height of 1 or more")
+            palace.knob[y, x] = knob
+            palace.height[y, x] = height
+            if letter in "LDG":
+                colour = "LDG".index(letter)
+                palace.deco_max[colour] = max(palace.deco_max[colour], height)
+    return None
+
+
+def render_game(game) -> str:
+    """The palace plus every player's supply, board, bonus cards, trophies and Banana Points."""
+    from monkey_env.monkey_palace.config import PILE_IDS
+
+    out = [render_palace(game.palace), ""]
+    status = "game over" if game.game_over else f"round {game.round}, seat {game.current + 1} to play"
+    out.append(f"{status}; tray: {game.tray.arches} arches, {game.tray.bricks} bricks, "
+               f"{game.tray.columns} columns; bonus cards left: {game.bonus_left}")
+    if game.end_triggered:
+        out.append(f"end triggered: {game.end_reason}")
+    piles = "  ".join(f"{pid}:{len(p)}" for pid, p in zip(PILE_IDS, game.piles))
+    out.append(f"piles (cards left): {piles}")
+    animals = ", ".join(f"{name} at {(cell % BOARD_SIZE, cell // BOARD_SIZE) if cell != OFF_PLATE else 'its card'}"
+                        for name, cell in zip(("monkey", "butterfly", "frog"), game.palace.animals))
+    out.append(f"animals: {animals}")
+    winners = set(game.winners()) if game.game_over else set()
+    for seat, p in enumerate(game.players):
+        b = game.bananas(seat)
+        trophies = [name for name, h in game.holders.items() if h == seat]
+        tops = []
+        for slot in p.slots:
+            if slot:
+                c = game.data.cards[slot[-1]]
+                tops.append(f"{PILE_IDS[c.pile]}(+{c.recurring[0]}a {c.recurring[1]}b {c.recurring[2]}c, {len(slot)} deep)")
+            else:
+                tops.append("empty")
+        mark = "  WINNER" if seat in winners else ""
+        out.append(f"seat {seat + 1}: {b['total']} Banana Points (cards {b['cards']}, bonus {b['bonus']}, "
+                   f"trophies {b['trophies']}: {', '.join(trophies) or 'none'}){mark}")
+        out.append(f"  supply: {p.supply.arches} arches, {p.supply.bricks} bricks, {p.supply.columns} columns; "
+                   f"bonus cards: {p.bonus_cards}")
+        out.append(f"  board slots: {' | '.join(tops)}")
+    return "\n".join(out)
