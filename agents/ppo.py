@@ -52,7 +52,7 @@ def policy_kwargs(cnn_channels: int = 32, vector_features: int = 128, features_d
             "net_arch": list(net_arch)}
 
 
-def file_hash(path: str | Path) -> str:
+def checkpoint_hash(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
@@ -71,7 +71,7 @@ class PPOAgent:
                 model = MaskablePPO.load(str(path), device="cpu")
             except Exception as e:  # a zip that is not an SB3 model
                 raise ValueError(f"PPO checkpoint {path} cannot be loaded: {e}") from e
-            self.version = file_hash(path)
+            self.version = checkpoint_hash(path)
         else:
             self.version = "in-memory"
         self.model = model

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from monkey_env import pettingzoo_env
+from monkey_env.monkey_palace.envs import pettingzoo_env
 from monkey_env.monkey_palace.actions import ActionLayout
 
 

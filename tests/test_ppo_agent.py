@@ -12,19 +12,19 @@ from monkey_env.apps.evaluate import evaluate, seat_agents
 from monkey_env.apps.train import TrainConfig, load_config, train
 from monkey_env.monkey_palace.config import ConfigError
 from monkey_env.monkey_palace.engine import Game
-from monkey_env.monkey_palace.jaxgame.env import shared_jax_game
+from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
 
 
 @pytest.fixture(scope="module")
 def jg():
-    return shared_jax_game()
+    return jax_game_for()
 
 
 @pytest.mark.parametrize("players, map_id, seed", [(2, 1, 0), (3, 3, 1)])
 def test_reference_game_gives_the_jax_engines_observation_and_mask(jg, players, map_id, seed):
     """Lockstep: at every decision the converted reference game observes like the JAX game."""
-    params = jg.params(players, map_id, butterfly=True, frog=True)
+    params = jg.params(players=players, map=map_id, butterfly=True, frog=True)
     state = jg.init(jax.random.PRNGKey(seed), params)
     game = Game.new(players, map_id, butterfly=True, frog=True, pile_orders=jg.pile_orders(state), seed=seed)
     legal = jax.jit(jg.legal_action_mask)
@@ -56,7 +56,7 @@ def small_model():
 
 def test_ppo_agent_single_game_and_batch_forms_agree(jg, small_model):
     agent = PPOAgent(model=small_model)
-    params = jg.params(2, 1)
+    params = jg.params(players=2, map=1)
     states = jg.batch_init(jax.random.split(jax.random.PRNGKey(3), 8), params)
     masks = jg.batch_legal_mask(states)
     batch_actions = agent.act_batch(jg, states, masks, None)

@@ -11,7 +11,7 @@ from monkey_env.agents.random_agent import RandomAgent  # noqa: E402
 from monkey_env import Game  # noqa: E402
 from monkey_env.monkey_palace.geometry import Animal, Colour  # noqa: E402
 from monkey_env.monkey_palace.palace import Palace  # noqa: E402
-from monkey_env.monkey_palace.render import render_game, render_palace, save_png  # noqa: E402
+from monkey_env.monkey_palace.render import game_picture, palace_picture, save_png  # noqa: E402
 
 SIZE = (400, 320)  # small pictures keep the tests quick
 
@@ -35,31 +35,31 @@ def fresh():
 
 
 def test_shape_and_dtype(fresh):
-    img = render_palace(fresh, size=SIZE)
+    img = palace_picture(fresh, size=SIZE)
     assert img.shape == (SIZE[1], SIZE[0], 3)
     assert img.dtype == np.uint8
     assert img.std() > 10  # a picture, not a blank canvas
-    odd = render_palace(fresh, size=(333, 217), title="odd size")
+    odd = palace_picture(fresh, size=(333, 217), title="odd size")
     assert odd.shape == (217, 333, 3)
 
 
 def test_deterministic(finished):
-    a = render_game(finished, size=SIZE)
-    b = render_game(finished, size=SIZE)
-    c = render_palace(_copy(finished.palace), size=SIZE, title=None)
-    d = render_palace(_copy(finished.palace), size=SIZE, title=None)
+    a = game_picture(finished, size=SIZE)
+    b = game_picture(finished, size=SIZE)
+    c = palace_picture(_copy(finished.palace), size=SIZE, title=None)
+    d = palace_picture(_copy(finished.palace), size=SIZE, title=None)
     assert np.array_equal(a, b)
     assert np.array_equal(c, d)
     assert not np.array_equal(a, c)  # the title (and legend) are drawn
 
 
 def test_a_staircase_shows_where_it_stands(fresh):
-    before = render_palace(fresh, size=SIZE)
+    before = palace_picture(fresh, size=SIZE)
     built = _copy(fresh)
     # a staircase on the west edge, near the south-west corner: the left of the picture
     built.place_start_staircase((3, 29), 0)  # heading N: arches over x = 3, y = 29..23, a brick at y = 23
     assert len(built.elements) > len(fresh.elements)
-    after = render_palace(built, size=SIZE)
+    after = palace_picture(built, size=SIZE)
     changed = np.any(before != after, axis=2)
     assert changed.sum() > 300
     cols = np.nonzero(changed.any(axis=0))[0]
@@ -68,32 +68,32 @@ def test_a_staircase_shows_where_it_stands(fresh):
     # and the same staircase far away on the east changes the right of the picture instead
     east = _copy(fresh)
     east.place_start_staircase((28, 2), 2)  # heading S from the north-east corner
-    cols_e = np.nonzero(np.any(render_palace(east, size=SIZE) != before, axis=2).any(axis=0))[0]
+    cols_e = np.nonzero(np.any(palace_picture(east, size=SIZE) != before, axis=2).any(axis=0))[0]
     assert cols_e.min() > 0.6 * SIZE[0], cols_e.min()
 
 
 def test_animals_and_decorations_change_pixels(finished):
     palace = _copy(finished.palace)
-    base = render_palace(palace, size=SIZE)
+    base = palace_picture(palace, size=SIZE)
     # take every animal off the plate: the picture changes where each one stood
     bare = _copy(palace)
     bare.animals = [-1, -1, -1]
     on_plate = [c for c in palace.animals if c >= 0]
     assert on_plate, "the finished game has animals on the plate"
-    assert not np.array_equal(base, render_palace(bare, size=SIZE))
+    assert not np.array_equal(base, palace_picture(bare, size=SIZE))
     for animal in Animal:
         one = _copy(bare)
         one.move_animal(animal, 8, 26)
-        diff = np.any(render_palace(one, size=SIZE) != render_palace(bare, size=SIZE), axis=2)
+        diff = np.any(palace_picture(one, size=SIZE) != palace_picture(bare, size=SIZE), axis=2)
         assert diff.sum() > 20, animal
     # a decoration on an empty stud, of each colour, and the colours differ from one another
     empty = _copy(Game.new(players=2, map=1, seed=0).palace)
-    plain = render_palace(empty, size=SIZE)
+    plain = palace_picture(empty, size=SIZE)
     pictures = []
     for colour in Colour:
         deco = _copy(empty)
         deco.place_decoration(26, 26, int(colour), owner=0, turn=1)
-        img = render_palace(deco, size=SIZE)
+        img = palace_picture(deco, size=SIZE)
         assert np.any(img != plain, axis=2).sum() > 20, colour
         pictures.append(img)
     assert not np.array_equal(pictures[0], pictures[2])
@@ -106,15 +106,15 @@ def test_palace_from_heights_only():
 
     p = _copy(Game.new(players=2, map=1, seed=0).palace)
     p.elements = []
-    before = render_palace(p, size=SIZE)
+    before = palace_picture(p, size=SIZE)
     draw_palace(p, "b1 b2 c3 G4", origin=(20, 20))
-    assert np.any(render_palace(p, size=SIZE) != before)
+    assert np.any(palace_picture(p, size=SIZE) != before)
 
 
 def test_save_png_round_trip(finished, tmp_path):
     import matplotlib.image as mpimg
 
-    img = render_game(finished, size=SIZE)
+    img = game_picture(finished, size=SIZE)
     path = tmp_path / "palace.png"
     save_png(img, path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

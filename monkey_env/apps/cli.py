@@ -13,6 +13,8 @@ from monkey_env.monkey_palace.config import ConfigError
 from monkey_env.monkey_palace.engine import Game, GameOptions, SaveFileError, _read_json
 from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.core.jax_cache import enable_compilation_cache
+from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
+from monkey_env.games import DEFAULT_GAME, game_names, game_spec
 from monkey_env.apps.simulate import AGENTS, make_agent, play_game
 
 
@@ -21,15 +23,31 @@ COMMAND_MODULES: list[str] = ["monkey_env.apps.arena.cli", "monkey_env.apps.play
                                "monkey_env.apps.train"]
 
 
-def add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--map", default="1", help="ground map 1-4, or the path of an edited map file")
-    p.add_argument("--butterfly", action="store_true", help="play with the Butterfly micro-expansion")
-    p.add_argument("--frog", action="store_true", help="play with the Frog micro-expansion")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game (game i uses seed + i)")
-    p.add_argument("--monkey-move", choices=("optional", "mandatory"), default="optional")
-    p.add_argument("--butterfly-rule", choices=("highest_overall", "highest_of_colour"), default="highest_overall")
-    p.add_argument("--end-trigger", choices=("shortfall", "last_taken"), default="shortfall")
+def add_game_options(p: argparse.ArgumentParser, *, skip: tuple[str, ...] = ("reward_mode",)) -> None:
+    """The chosen game's option flags, generated from its options model (one declaration)."""
+    add_option_flags(p, chosen_game().load("options"), skip=skip + ("config_dir",))
+
+
+_CHOSEN = {"game": DEFAULT_GAME}
+
+
+def chosen_game():
+    """The spec of the game named by --game (read before the subcommands' flags are built)."""
+    return game_spec(_CHOSEN["game"])
+
+
+def common_flags() -> argparse.ArgumentParser:
+    """Flags every command takes: which game, and where its game data come from."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--game", default=DEFAULT_GAME, choices=game_names(), help="which game (default: %(default)s)")
+    common.add_argument("--config-dir", default=None, metavar="DIR",
+                        help="a folder of edited game data laid out like configs/ (default: the shipped data)")
+    return common
+
+
+def game_options(args: argparse.Namespace, **overrides):
+    """The options object of a command's parsed flags (game options, --config-dir)."""
+    return options_from_args(chosen_game().load("options"), args, **overrides)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -84,13 +102,13 @@ def summarise(results: list[dict], names: list[str]) -> str:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from monkey_env.monkey_palace.text_view import render_game
+    from monkey_env.monkey_palace.text_view import game_text
 
     raw = _read_json(args.file)
     game = Game.replay(raw) if "actions" in raw else Game.from_dict(raw)
-    print(render_game(game))
+    print(game_text(game))
     if args.png:
-        from monkey_env.monkey_palace.render import render_game as picture, save_png
+        from monkey_env.monkey_palace.render import game_picture as picture, save_png
 
         save_png(picture(game), args.png)
         print(f"picture of the palace: {args.png}")
@@ -136,10 +154,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+class _SubcommandsWithCommonFlags:
+    """add_subparsers' object, giving every command the common flags (--game, --config-dir)."""
+
+    def __init__(self, subparsers, common: argparse.ArgumentParser):
+        self._subparsers, self._common = subparsers, common
+
+    def add_parser(self, name: str, **kwargs) -> argparse.ArgumentParser:
+        return self._subparsers.add_parser(name, parents=[self._common, *kwargs.pop("parents", [])], **kwargs)
+
+
 def main(argv: list[str] | None = None) -> int:
     enable_compilation_cache()
+    # --game decides which options the commands take: read it before building their flags.
+    known, _ = common_flags().parse_known_args(argv)
+    _CHOSEN["game"] = known.game
     parser = argparse.ArgumentParser(prog="monkey-palace", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = _SubcommandsWithCommonFlags(parser.add_subparsers(dest="command", required=True), common_flags())
 
     sim = sub.add_parser("simulate", help="play N games between agents")
     sim.add_argument("--games", type=int, default=10)
@@ -174,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (ConfigError, SaveFileError, ValueError) as e:
+    except (ConfigError, SaveFileError, OptionsError, ValueError) as e:
         print(f"monkey-palace: error: {e}", file=sys.stderr)
         return 2
 

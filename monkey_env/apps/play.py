@@ -19,7 +19,7 @@ from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError, _read_json
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, Knob, cell_xy
-from monkey_env.monkey_palace.text_view import render_game, render_palace
+from monkey_env.monkey_palace.text_view import game_text, palace_text
 
 HEADING_WORDS = dict(zip(HEADING_NAMES, ("north", "east", "south", "west")))
 COLOUR_WORDS = {"light": "light-green", "dark": "dark-green", "gold": "gold", "multi": "multicolour"}
@@ -146,7 +146,7 @@ class Session:
             if word.lower() == "help":
                 self.say(HELP)
             elif word.lower() == "show":
-                self.say(render_game(self.game))
+                self.say(game_text(self.game))
             elif word.lower() == "save":
                 self.save(Path(rest.strip()) if rest.strip() else None)
             elif word.lower() in ("quit", "exit"):
@@ -199,7 +199,7 @@ class Session:
         if g.phase == Phase.ANCHOR:
             self.say("")
             self.say(f"=== Round {g.round}: your turn (seat {self.human + 1}) ===")
-            self.say(render_palace(g.palace))
+            self.say(palace_text(g.palace))
             self.say(status_words(g, self.human))
             self.say("Piles (top cards):")
             for pile in range(len(PILE_IDS)):
@@ -347,7 +347,7 @@ class Session:
         g = self.game
         self.say("")
         self.say("=== Game over ===")
-        self.say(render_game(g))
+        self.say(game_text(g))
         scores = g.scores()
         winners = g.winners()
         names = {s: n for s, (n, _) in self.bots.items()} | {self.human: "you"}
@@ -459,7 +459,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     session = Session(game, human, opponents, save_path, out, inp)
     code = session.run()
     if game.game_over and args.png:
-        from monkey_env.monkey_palace.render import render_game as picture, save_png
+        from monkey_env.monkey_palace.render import game_picture as picture, save_png
         save_png(picture(game), args.png)
         print(f"A picture of the palace: {args.png}", file=out, flush=True)
     return code

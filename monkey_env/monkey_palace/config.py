@@ -264,15 +264,16 @@ def load_catalogue(path: Path | None = None) -> CatalogueConfig:
     return load_yaml_model(path or default_config_dir() / "catalogue.yaml", CatalogueConfig)
 
 
-def map_path(map_id: int | str) -> Path:
-    """A map by number (1-4, the published maps) or by the path of an edited copy."""
+def map_path(map_id: int | str, config_dir: str | Path | None = None) -> Path:
+    """A map by number (1-4: maps/mapN.yaml of ``config_dir``, the shipped configs by default)
+    or by the path of an edited copy."""
     if isinstance(map_id, int) or (isinstance(map_id, str) and map_id.isdigit()):
         n = int(map_id)
         if n not in (1, 2, 3, 4):
             raise ConfigError(f"map {n}: there are four ground maps, numbered 1 to 4")
-        return default_config_dir() / "maps" / f"map{n}.yaml"
+        return Path(config_dir or default_config_dir()) / "maps" / f"map{n}.yaml"
     return Path(map_id)
 
 
-def load_map(map_id: int | str) -> MapConfig:
-    return load_yaml_model(map_path(map_id), MapConfig)
+def load_map(map_id: int | str, config_dir: str | Path | None = None) -> MapConfig:
+    return load_yaml_model(map_path(map_id, config_dir), MapConfig)

@@ -9,10 +9,10 @@ with one legal option is taken by the engine itself.
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 from pydantic import ValidationError
@@ -20,10 +20,12 @@ from pydantic import ValidationError
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, PHASE_WORDS, ActionLayout, Phase
 from monkey_env.monkey_palace.build_legality import legal_build_matrix
 from monkey_env.monkey_palace.config import PILE_IDS, ConfigError
-from monkey_env.monkey_palace.game_data import GameData, load_game_data
+from monkey_env.monkey_palace.game_data import GameData
 from monkey_env.monkey_palace.geometry import (
     BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, NUM_CELLS, Animal, Colour, cell_xy,
 )
+from monkey_env.core.outcome import places, winners
+from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.monkey_palace.palace import Palace, StaircasePlan, Supply
 from monkey_env.monkey_palace.save_format import SAVE_VERSION, RecordModel, SaveModel, describe
 ELEMENT_KINDS = ("arches", "bricks", "columns")
@@ -40,30 +42,6 @@ class IllegalActionError(ValueError):
 
 class SaveFileError(ValueError):
     """A save or record file that cannot be read back; the message says what is wrong."""
-
-
-@dataclass(frozen=True)
-class GameOptions:
-    """Everything chosen when a game is created. See docs/RULES.md for each reading."""
-
-    players: int = 2
-    map: str = "1"                      # 1-4, or the path of an edited map file
-    butterfly: bool = False             # micro-expansion
-    frog: bool = False                  # micro-expansion
-    seed: int = 0
-    # Readings where the texts disagree (docs/RULES.md):
-    monkey_move: Literal["optional", "mandatory"] = "optional"
-    butterfly_rule: Literal["highest_overall", "highest_of_colour"] = "highest_overall"
-    end_trigger: Literal["shortfall", "last_taken"] = "shortfall"
-
-    def __post_init__(self):
-        if not 2 <= self.players <= 4:
-            raise ValueError(f"players must be 2, 3 or 4, not {self.players}")
-        for name, allowed in (("monkey_move", ("optional", "mandatory")),
-                              ("butterfly_rule", ("highest_overall", "highest_of_colour")),
-                              ("end_trigger", ("shortfall", "last_taken"))):
-            if getattr(self, name) not in allowed:
-                raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {getattr(self, name)!r}")
 
 
 @dataclass
@@ -117,10 +95,13 @@ class Game:
         self.round = 1
         self.turns_played = 0
         self.end_triggered = False
-        self.end_reason = ""                              # which element ran short, and when
+        self.end_shortage = ""                            # the element that ran short: arches, bricks, ...
+        self.end_round = 0                                # the round in which it ran short
+        self.end_seat = -1                                # whose take it was
         self.phase = Phase.ANCHOR
         self.turn = TurnState()
         self.history: list[int] = []                      # actions chosen by the agents
+        self.deal: list[list[int]] | None = None          # pile orders given to new(), else the seed's shuffle
         self._build_cache: np.ndarray | None = None       # (n_shapes, 1024) legality of this turn's builds
         self._turn_over = False                           # a turn ended and the next is not started yet
 
@@ -131,9 +112,14 @@ class Game:
             pile_orders: list[list[int]] | None = None, **readings) -> "Game":
         """Set up a game. ``pile_orders`` (card ids per pile, top card last) replaces the
         seeded shuffle, so another engine's deal can be replayed exactly."""
-        options = GameOptions(players=players, map=str(map), butterfly=butterfly, frog=frog, seed=seed, **readings)
-        data = data or load_game_data(options.map)
-        game = cls(options, data)
+        options = GameOptions(players=players, map=map, butterfly=butterfly, frog=frog, seed=seed, **readings)
+        return cls.from_options(options, data=data, pile_orders=pile_orders)
+
+    @classmethod
+    def from_options(cls, options: GameOptions, *, data: GameData | None = None,
+                     pile_orders: list[list[int]] | None = None) -> "Game":
+        """Set up a game from its options object (its game data unless ``data`` is given)."""
+        game = cls(options, data or options.game_data())
         game._set_up(pile_orders)
         return game
 
@@ -146,7 +132,9 @@ class Game:
         rng = np.random.default_rng(self.options.seed)
         if pile_orders is None:
             pile_orders = [[int(c) for c in rng.permutation(cards)] for cards in self.data.pile_cards]
-        self._check_pile_orders(pile_orders)
+        else:  # a given deal: the record keeps it, since the seed does not give it
+            self._check_pile_orders(pile_orders)
+            self.deal = [[int(c) for c in p] for p in pile_orders]
         self.piles = [list(p) for p in pile_orders]
         for seat in range(self.options.players):
             board = self.data.boards.boards[seat]
@@ -207,6 +195,23 @@ class Game:
         elif p == Phase.FROG:
             mask[L.frog_take] = mask[L.frog_decline] = True
         return mask
+
+    def action_name(self, action: int) -> str:
+        """The action in words, for people and logs ("anchor at (12, 3)", "buy pile B", ...)."""
+        kind, value = self.layout.decode(action)
+        if kind == "cell":
+            return f"monkey to {value}" if self.phase == Phase.MONKEY else f"anchor at {value}"
+        if kind == "shape":
+            return f"staircase {value}: {self.data.shapes[value].describe()}"
+        if kind == "buy":
+            return f"buy pile {PILE_IDS[value]}"
+        if kind == "slot":
+            return f"card on slot {value + 1}"
+        if kind == "instant":
+            return f"take an {value}" if value == "arch" else f"take a {value}"
+        if kind == "frog":
+            return "take the frog" if value else "leave the frog"
+        return {"buy_end": "stop buying", "monkey_stay": "the monkey stays"}[kind]
 
     def explain(self, action: int) -> str:
         """Why ``action`` is illegal now, in a player's words; "legal" if it is legal."""
@@ -297,12 +302,13 @@ class Game:
         return [self.bananas(s)["total"] for s in range(self.options.players)]
 
     def winners(self) -> list[int]:
-        """Most Banana Points; a tie goes to the Monkey trophy holder, else the tied share the win."""
-        scores = self.scores()
-        best = [s for s, v in enumerate(scores) if v == max(scores)]
-        if self.holders["monkey"] in best:
-            return [self.holders["monkey"]]
-        return best
+        """Seats (from 0) with most Banana Points; a tie goes to the Monkey trophy holder, else
+        the tied share the win (monkey_env.core.outcome)."""
+        return winners(self.scores(), self.holders["monkey"])
+
+    def places(self) -> list[int]:
+        """Each seat's place, 1 for the winners, by the same rule as winners()."""
+        return places(self.scores(), self.holders["monkey"])
 
     def elements_in_play(self) -> Supply:
         """Tray + every supply + the palace: conserved, equal to the tray's totals."""
@@ -527,28 +533,31 @@ class Game:
             self._trigger_end(kind)
 
     @property
-    def end_trigger(self) -> str:
-        """What ran short first ("arches", "bricks", "columns", "arches and bricks"), or ""."""
-        return self.end_reason.split(" ran out")[0] if self.end_triggered else ""
+    def end_reason(self) -> str:
+        """The end's trigger in words, made from end_shortage, end_round and end_seat."""
+        if not self.end_triggered:
+            return ""
+        return f"{self.end_shortage} ran out in round {self.end_round} (seat {self.end_seat + 1})"
 
     def _trigger_end(self, kind: str) -> None:
         if not self.end_triggered:
             self.end_triggered = True
-            self.end_reason = f"{kind} ran out in round {self.round} (seat {self.current + 1})"
+            self.end_shortage, self.end_round, self.end_seat = kind, self.round, self.current
 
     # ================================================================= saving
     def to_dict(self) -> dict:
-        return {
+        """The whole state as plain JSON data: an independent snapshot, not the game's own lists."""
+        return copy.deepcopy({
             "version": SAVE_VERSION, "data_fingerprint": self.data.fingerprint,
-            "options": asdict(self.options), "palace": self.palace.to_dict(),
+            "options": self.options.model_dump(), "palace": self.palace.to_dict(),
             "tray": asdict(self.tray), "piles": self.piles,
             "players": [{"board": p.board, "supply": asdict(p.supply), "slots": p.slots,
                          "bonus_cards": p.bonus_cards} for p in self.players],
             "holders": dict(self.holders), "bonus_left": self.bonus_left, "current": self.current,
             "round": self.round, "turns_played": self.turns_played, "end_triggered": self.end_triggered,
-            "end_reason": self.end_reason, "phase": self.phase.name, "turn": asdict(self.turn),
-            "history": list(self.history),
-        }
+            "end_shortage": self.end_shortage, "end_round": self.end_round, "end_seat": self.end_seat,
+            "phase": self.phase.name, "turn": asdict(self.turn), "history": list(self.history), "deal": self.deal,
+        })
 
     @classmethod
     def from_dict(cls, d: dict, data: GameData | None = None) -> "Game":
@@ -564,9 +573,11 @@ class Game:
                                  slots=[list(s) for s in p.slots], bonus_cards=p.bonus_cards) for p in m.players]
         g.holders = m.holders.model_dump()
         g.bonus_left, g.current, g.round, g.turns_played = m.bonus_left, m.current, m.round, m.turns_played
-        g.end_triggered, g.end_reason, g.phase = m.end_triggered, m.end_reason, Phase[m.phase]
+        g.end_triggered, g.phase = m.end_triggered, Phase[m.phase]
+        g.end_shortage, g.end_round, g.end_seat = m.end_shortage, m.end_round, m.end_seat
         g.turn = TurnState(**m.turn.model_dump())
         g.history = list(m.history)
+        g.deal = m.deal
         deck = [c for pile in g.piles for c in pile] + [c for seat in range(options.players) for c in g.owned_cards(seat)]
         if sorted(deck) != list(range(len(data.cards))):
             raise SaveFileError("the save is malformed: piles and boards must hold every Monkey Card exactly once")
@@ -581,16 +592,21 @@ class Game:
 
     # ================================================================= records
     def record(self) -> dict:
-        """A game record: the options and the agents' actions; replays to the identical state."""
-        return {"version": SAVE_VERSION, "data_fingerprint": self.data.fingerprint,
-                "options": asdict(self.options), "actions": list(self.history)}
+        """A game record: the options, the deal when it was given (else the seed makes it) and
+        the agents' actions; replays to the identical state."""
+        return copy.deepcopy({"version": SAVE_VERSION, "data_fingerprint": self.data.fingerprint,
+                              "options": self.options.model_dump(), "deal": self.deal,
+                              "actions": list(self.history)})
 
     @classmethod
     def replay(cls, record: dict, data: GameData | None = None) -> "Game":
-        """Replay a game record (options + actions) to the identical game."""
+        """Replay a game record (options, deal + actions) to the identical game."""
         m, options, data = _validated(RecordModel, record, "record", data)
         game = cls(options, data)
-        game._set_up(None)
+        try:
+            game._set_up(m.deal)
+        except ValueError as e:
+            raise SaveFileError(f"the record's deal is malformed: {e}") from None
         for i, a in enumerate(m.actions):
             try:
                 game.apply(a)
@@ -605,10 +621,10 @@ def _validated(model, raw: dict, what: str, data: GameData | None):
         m = model.model_validate(raw)
     except ValidationError as e:
         raise SaveFileError(f"the {what} is malformed: {describe(e)}") from None
-    options = GameOptions(**m.options.model_dump())
+    options = m.options
     if data is None:
         try:
-            data = load_game_data(options.map)
+            data = options.game_data()
         except ConfigError as e:
             raise SaveFileError(f"the {what}'s game data cannot be loaded: {e}") from None
     if m.data_fingerprint != data.fingerprint:

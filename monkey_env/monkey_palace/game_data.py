@@ -41,6 +41,9 @@ class GameData:
     catalogue_config: CatalogueConfig
     map: MapConfig
     map_id: str
+    # Where the data came from, so that another map of the same data can be loaded alike:
+    config_dir: str | None = None        # the folder laid out like configs/, None for the shipped one
+    catalogue_path: str | None = None    # an edited template catalogue, if given apart
 
     @cached_property
     def cards(self) -> tuple[CardInfo, ...]:
@@ -71,10 +74,17 @@ class GameData:
     @cached_property
     def fingerprint(self) -> str:
         """A hash of every number of the game data: saves and records are tied to it."""
-        blob = json.dumps([m.model_dump(mode="json") for m in
-                           (self.tray, self.cards_config, self.boards, self.catalogue_config, self.map)],
-                          sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        return _hash(self.tray, self.cards_config, self.boards, self.catalogue_config, self.map)
+
+    @cached_property
+    def fingerprint_without_map(self) -> str:
+        """The same without the map: games of one JAX engine share it (their maps are parameters)."""
+        return _hash(self.tray, self.cards_config, self.boards, self.catalogue_config)
+
+
+def _hash(*models) -> str:
+    blob = json.dumps([m.model_dump(mode="json") for m in models], sort_keys=True)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def load_game_data(map_id: int | str = 1, *, config_dir: str | Path | None = None,
@@ -88,6 +98,8 @@ def load_game_data(map_id: int | str = 1, *, config_dir: str | Path | None = Non
         cards_config=load_cards(pick(cards, "cards.yaml")),
         boards=load_boards(pick(boards, "boards.yaml")),
         catalogue_config=load_catalogue(pick(catalogue, "catalogue.yaml")),
-        map=load_map(d / "maps" / f"map{map_id}.yaml" if d and str(map_id).isdigit() else map_id),
+        map=load_map(map_id, d),
         map_id=str(map_id),
+        config_dir=str(d) if d else None,
+        catalogue_path=str(catalogue) if catalogue else None,
     )

@@ -1,6 +1,6 @@
 """The palace as a picture: a 3-D isometric drawing made with matplotlib (Agg, no window).
 
-``render_palace(palace)`` returns an RGB ``uint8`` array ``(H, W, 3)``; ``render_game(game)``
+``palace_picture(palace)`` returns an RGB ``uint8`` array ``(H, W, 3)``; ``game_picture(game)``
 adds a title with the round and the scores; ``save_png(image, path)`` writes it out.
 
 How it is drawn. The scene is cut into voxels, one stud wide and one brick high: voxel
@@ -23,7 +23,7 @@ import numpy as np
 
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, HEADING_NAMES, OFF_PLATE, Knob, heading_step
 
-__all__ = ["render_palace", "render_game", "save_png", "SEAT_COLOURS"]
+__all__ = ["palace_picture", "game_picture", "save_png", "SEAT_COLOURS"]
 
 # ----------------------------------------------------------------------------- look
 BRICK_H = 1.2        # a brick's height in stud pitches (LEGO: 9.6 mm over 8 mm)
@@ -416,7 +416,7 @@ def _draw_animal(scene: _Scene, which: int, x: int, y: int, h: int, tall: int):
 
 
 # ----------------------------------------------------------------------------- public
-def render_palace(palace, *, size: tuple[int, int] = (800, 640), title: str | None = None,
+def palace_picture(palace, *, size: tuple[int, int] = (800, 640), title: str | None = None,
                   legend: list[str] | None = None) -> np.ndarray:
     """Draw ``palace`` in 3-D; returns an RGB uint8 image of shape ``(size[1], size[0], 3)``.
 
@@ -494,8 +494,8 @@ def render_palace(palace, *, size: tuple[int, int] = (800, 640), title: str | No
     return out
 
 
-def render_game(game, **kw) -> np.ndarray:
-    """``render_palace`` of the game's palace, titled with the round and every seat's score."""
+def game_picture(game, **kw) -> np.ndarray:
+    """``palace_picture`` of the game's palace, titled with the round and every seat's score."""
     scores = game.scores()
     status = "game over" if getattr(game, "game_over", False) else f"Round {game.round}"
     if getattr(game, "game_over", False):
@@ -503,7 +503,7 @@ def render_game(game, **kw) -> np.ndarray:
     title = f"{status} \u2014 scores " + " / ".join(str(s) for s in scores)
     kw.setdefault("title", title)
     kw.setdefault("legend", [f"seat {i + 1}: {s}" for i, s in enumerate(scores)])
-    return render_palace(game.palace, **kw)
+    return palace_picture(game.palace, **kw)
 
 
 def save_png(image: np.ndarray, path) -> None:

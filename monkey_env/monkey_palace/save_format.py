@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE
+from monkey_env.monkey_palace.options import GameOptions
 
 SAVE_VERSION = 1
 NonNegative = Field(ge=0)
@@ -19,17 +22,6 @@ NonNegative = Field(ge=0)
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class OptionsModel(_Strict):
-    players: Literal[2, 3, 4]
-    map: str
-    butterfly: bool
-    frog: bool
-    seed: int
-    monkey_move: Literal["optional", "mandatory"]
-    butterfly_rule: Literal["highest_overall", "highest_of_colour"]
-    end_trigger: Literal["shortfall", "last_taken"]
 
 
 class SupplyModel(_Strict):
@@ -88,7 +80,7 @@ class TurnModel(_Strict):
 class SaveModel(_Strict):
     version: Literal[SAVE_VERSION]
     data_fingerprint: str
-    options: OptionsModel
+    options: GameOptions             # the options model itself is the schema
     palace: PalaceModel
     tray: SupplyModel
     piles: list[list[int]] = Field(min_length=N_PILES, max_length=N_PILES)
@@ -99,16 +91,31 @@ class SaveModel(_Strict):
     round: int = Field(ge=1)
     turns_played: int = NonNegative
     end_triggered: bool
-    end_reason: str
+    end_shortage: str = ""
+    end_round: int = Field(0, ge=0)
+    end_seat: int = Field(-1, ge=-1, le=3)
     phase: Literal[tuple(p.name for p in Phase)]  # type: ignore[valid-type]
     turn: TurnModel
     history: list[int]
+    deal: list[list[int]] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_first_saves(cls, d):
+        """Saves written before the end's trigger was stored as data hold it as a sentence."""
+        if isinstance(d, dict) and "end_reason" in d:
+            d = dict(d)
+            m = re.fullmatch(r"(.+) ran out in round (\d+) \(seat (\d+)\)", d.pop("end_reason") or "")
+            if m:
+                d.update(end_shortage=m.group(1), end_round=int(m.group(2)), end_seat=int(m.group(3)) - 1)
+        return d
 
 
 class RecordModel(_Strict):
     version: Literal[SAVE_VERSION]
     data_fingerprint: str
-    options: OptionsModel
+    options: GameOptions
+    deal: list[list[int]] | None = None   # pile orders, top card last, when the game was given its deal
     actions: list[int]
 
 

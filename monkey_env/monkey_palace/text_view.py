@@ -40,7 +40,7 @@ def cell_token(palace, x: int, y: int) -> str:
     return letter if letter in GROUND_LETTERS and h == 0 else f"{letter}{h}"
 
 
-def render_palace(palace, crop: bool = True, margin: int = 1) -> str:
+def palace_text(palace, crop: bool = True, margin: int = 1) -> str:
     """The palace as a grid of tokens with x and y rulers; cropped to what is built."""
     built = np.argwhere(palace.height > 0)
     if crop and len(built):
@@ -97,11 +97,11 @@ def draw_palace(palace, rows: list[str] | str, origin: tuple[int, int] = (0, 0))
     return None
 
 
-def render_game(game) -> str:
+def game_text(game) -> str:
     """The palace plus every player's supply, board, bonus cards, trophies and Banana Points."""
     from monkey_env.monkey_palace.config import PILE_IDS
 
-    out = [render_palace(game.palace), ""]
+    out = [palace_text(game.palace), ""]
     status = "game over" if game.game_over else f"round {game.round}, seat {game.current + 1} to play"
     out.append(f"{status}; tray: {game.tray.arches} arches, {game.tray.bricks} bricks, "
                f"{game.tray.columns} columns; bonus cards left: {game.bonus_left}")

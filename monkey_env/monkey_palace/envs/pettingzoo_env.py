@@ -79,7 +79,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from monkey_env.monkey_palace.actions import Phase
-from monkey_env.monkey_palace.jaxgame.env import shared_jax_game
+from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.monkey_palace.envs.observation import action_mask_space, observation_space, to_numpy
 from monkey_env.monkey_palace.envs.rewards import check_mode, seat_rewards
 from monkey_env.monkey_palace.envs.reference_mirror import ReferenceMirror
@@ -99,27 +100,29 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
     metadata = {"name": ENV_NAME, "render_modes": ["ansi", "rgb_array"], "is_parallelizable": False,
                 "render_fps": 1}
 
-    def __init__(self, players: int = 2, map: int | str = 1, *, butterfly: bool = False, frog: bool = False,
-                 catalogue: str | None = None, reward_mode: str = "banana", seed: int | None = None,
+    def __init__(self, players: int = 2, map: int | str = 1, *, seed: int | None = None,
                  max_cycles: int | None = None, illegal_penalty: float = -10.0, render_mode: str | None = None,
-                 monkey_move: str = "optional", butterfly_rule: str = "highest_overall",
-                 end_trigger: str = "shortfall"):
+                 options: GameOptions | None = None, **game_options):
+        """``options`` (a GameOptions) or its fields as keywords (butterfly, frog, reward_mode,
+        config_dir, catalogue, the rule readings) choose the game; ``seed`` the deal of reset()."""
         super().__init__()
+        if options is None:
+            if "reward_mode" in game_options:
+                check_mode(game_options["reward_mode"])
+            options = GameOptions(players=players, map=map, **game_options)
+        self.options = options
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         if max_cycles is not None and max_cycles < 1:
             raise ValueError(f"max_cycles must be at least 1, got {max_cycles}")
-        self.reward_mode = check_mode(reward_mode)
+        self.reward_mode = options.reward_mode
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.illegal_penalty = float(illegal_penalty)
         self.default_seed = seed
-        self.settings = dict(players=players, map=map, butterfly=butterfly, frog=frog, monkey_move=monkey_move,
-                             butterfly_rule=butterfly_rule, end_trigger=end_trigger)
-        self.jax_game = shared_jax_game(catalogue=catalogue, illegal_penalty=illegal_penalty)
-        self.catalogue = catalogue
-        self.params = self.jax_game.params(**self.settings)  # validates the settings
-        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.jax_game = jax_game_for(options, illegal_penalty=illegal_penalty)
+        self.params = self.jax_game.params(options)
+        self.possible_agents = [f"player_{i}" for i in range(options.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict({"observation": observation_space(self.jax_game),
                                  "action_mask": action_mask_space(self.jax_game)})
@@ -140,7 +143,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
             seed = self.default_seed if self.default_seed is not None else int(np.random.SeedSequence().entropy % 2**31)
         self.game_seed = int(seed)
         self.state = self.jax_game.init(jax.random.PRNGKey(self.game_seed), self.params)
-        self.mirror = ReferenceMirror(self.jax_game, self.state, self.settings, self.catalogue, self.game_seed)
+        self.mirror = ReferenceMirror(self.jax_game, self.state, self.options.with_seed(self.game_seed))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -164,7 +167,8 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
         if illegal:
             rewards = deltas  # the penalty to the player who made it, 0 to the others
         else:
-            rewards = seat_rewards(self.reward_mode, deltas, scores, bool(self.state.terminated))
+            rewards = seat_rewards(self.reward_mode, deltas, scores, bool(self.state.terminated),
+                                   int(self.state.holders[0]))
         self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.agents)}
         self._refresh(scores)
         self._accumulate_rewards()
@@ -209,10 +213,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
             raise RuntimeError("render() before reset()")
         game = self.mirror.game()
         if self.render_mode == "ansi":
-            from monkey_env.monkey_palace.text_view import render_game
-            return render_game(game)
-        from monkey_env.monkey_palace.render import render_game
-        return render_game(game)
+            from monkey_env.monkey_palace.text_view import game_text
+            return game_text(game)
+        from monkey_env.monkey_palace.render import game_picture
+        return game_picture(game)
 
     def close(self):
         pass

@@ -10,15 +10,13 @@ from __future__ import annotations
 import jax
 
 from monkey_env.monkey_palace.engine import Game
-from monkey_env.monkey_palace.game_data import load_game_data
+from monkey_env.monkey_palace.options import GameOptions
 
 
 class ReferenceMirror:
-    def __init__(self, jax_game, first_state, settings: dict, catalogue: str | None, seed: int):
+    def __init__(self, jax_game, first_state, options: GameOptions):
         self._orders = jax_game.pile_orders(jax.device_get(first_state))
-        self._settings = dict(settings)
-        self._catalogue = catalogue
-        self._seed = seed
+        self._options = options
         self._actions: list[int] = []
         self._game: Game | None = None
 
@@ -29,8 +27,7 @@ class ReferenceMirror:
     def game(self) -> Game:
         """The reference game at the same decision as the JAX game."""
         if self._game is None:
-            data = load_game_data(self._settings["map"], catalogue=self._catalogue)
-            self._game = Game.new(data=data, pile_orders=self._orders, seed=self._seed, **self._settings)
+            self._game = Game.from_options(self._options, pile_orders=self._orders)
         for action in self._actions[len(self._game.history):]:
             self._game.apply(action)
         return self._game

@@ -30,7 +30,8 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from monkey_env.agents.registry import make_batch_agent
-from monkey_env.monkey_palace.jaxgame.env import shared_jax_game
+from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.monkey_palace.envs.observation import observation_space
 from monkey_env.monkey_palace.envs.rewards import batch_seat_rewards, check_mode
 
@@ -38,11 +39,16 @@ from monkey_env.monkey_palace.envs.rewards import batch_seat_rewards, check_mode
 class JaxVecEnv(VecEnv):
     def __init__(self, num_envs: int, players: int = 2, map: int | str = 1, *, opponents="random",
                  opponent_weights=None, learner_seat: int | None = None, reward_mode: str = "banana", seed: int = 0,
-                 catalogue: str | None = None, illegal_penalty: float = -10.0, **game_options):
-        self.jax_game = jg = shared_jax_game(catalogue=catalogue, illegal_penalty=illegal_penalty)
-        self.params = jg.params(players, map, **game_options)
+                 illegal_penalty: float = -10.0, options: GameOptions | None = None, **game_options):
+        """``options`` (a GameOptions) or its fields as keywords choose the games; see GameOptions."""
+        if options is None:
+            options = GameOptions(players=players, map=map, reward_mode=check_mode(reward_mode), **game_options)
+        self.options = options
+        players, reward_mode = options.players, options.reward_mode
+        self.jax_game = jg = jax_game_for(options, illegal_penalty=illegal_penalty)
+        self.params = jg.params(options)
         self.players = players
-        self.reward_mode = check_mode(reward_mode)
+        self.reward_mode = reward_mode
         if learner_seat is not None and not 0 <= learner_seat < players:
             raise ValueError(f"learner_seat must be 0..{players - 1} or None, got {learner_seat}")
         self.learner_seat = learner_seat
@@ -102,12 +108,14 @@ class JaxVecEnv(VecEnv):
         if dones.any():
             self._after_step()
             scores = np.asarray(self.jax_game.batch_bananas(self.states))
+            places = np.asarray(self.jax_game.batch_places(self.states))
             for i in np.flatnonzero(dones):
                 infos[i]["terminal_observation"] = {k: v[i] for k, v in self._obs.items()}
                 infos[i]["episode"] = {"r": float(self.episode_return[i]), "l": int(self.episode_length[i]),
                                        "score": int(scores[i, self.seat[i]]), "seat": int(self.seat[i]),
                                        "opponent": self.opponents[self.opponent[i]].name,
-                                       "won": bool(scores[i, self.seat[i]] == scores[i, :self.players].max()),
+                                       # the rulebook's winners (monkey_env.core.outcome); a shared win counts
+                                       "won": bool(places[i, self.seat[i]] == 1),
                                        "illegal": bool(self.states.illegal[i])}
             self._restart(np.flatnonzero(dones))
         self._after_step()
@@ -156,7 +164,8 @@ class JaxVecEnv(VecEnv):
         deltas = np.asarray(s.rewards)
         game_over = np.asarray(s.terminated)
         scores = np.asarray(self.jax_game.batch_bananas(s)) if self.reward_mode == "terminal" else None
-        moded = batch_seat_rewards(self.reward_mode, deltas, scores, game_over, self.players)
+        moded = batch_seat_rewards(self.reward_mode, deltas, scores, game_over, self.players,
+                                   np.asarray(s.holders[:, 0]))
         illegal = np.asarray(s.illegal & ~before.illegal)
         moded = np.where(illegal[:, None], deltas[:, :self.players], moded)
         rows = np.arange(self.num_envs)

@@ -1,6 +1,6 @@
 """The JAX engine's public face: Pgx-like pure functions over a batched palace state.
 
-    game = JaxGame(players=2, map=1)
+    game = JaxGame(GameOptions(players=2, map=1))  # or jax_game_for(options): one per set of game data
     state = game.init(key)                        # one game; jax.vmap(game.init)(keys) for a batch
     mask = game.legal_action_mask(state)          # (A,) bool, the same indices as the reference engine
     state = game.step(state, action)              # pure, jittable, vmappable
@@ -25,10 +25,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from monkey_env.core.outcome import batch_places
 from monkey_env.monkey_palace.actions import N_PILES, ActionLayout, Phase
 from monkey_env.monkey_palace.config import load_map
-from monkey_env.monkey_palace.engine import GameOptions
-from monkey_env.monkey_palace.game_data import GameData, load_game_data
+from monkey_env.monkey_palace.game_data import GameData
+from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, HEADING_NAMES, NUM_CELLS
 from monkey_env.monkey_palace.jaxgame.rules import Rules
 from monkey_env.monkey_palace.jaxgame.state import (
@@ -54,11 +55,14 @@ class JaxGame:
     The constructor's players, map and options are the defaults of :meth:`params`; pass
     other params to :meth:`init` to mix games in one batch."""
 
-    def __init__(self, players: int = 2, map: int | str = 1, *, butterfly: bool = False, frog: bool = False,
-                 monkey_move: str = "optional", butterfly_rule: str = "highest_overall",
-                 end_trigger: str = "shortfall", data: GameData | None = None, illegal_penalty: float = -10.0,
-                 group_size: int | None = None, settle_steps: int = 3):
-        self.data = data or load_game_data(map)
+    def __init__(self, options: GameOptions | None = None, *, data: GameData | None = None,
+                 illegal_penalty: float = -10.0, group_size: int | None = None, settle_steps: int = 3):
+        """``options`` give the default game (and, with no ``data``, the game data); ``data``
+        alone plays its own map with default options."""
+        if options is None:
+            options = GameOptions() if data is None else GameOptions(
+                map=data.map_id, config_dir=data.config_dir, catalogue=data.catalogue_path)
+        self.data = data or options.game_data()
         self.tables, self.static = build_tables(self.data)
         self.layout = ActionLayout(self.static.n_shapes)
         self.illegal_penalty = illegal_penalty
@@ -70,9 +74,9 @@ class JaxGame:
         self.settle_steps = settle_steps
         self.rules = Rules(self.tables, self.static, self.layout)
         self._maps: dict[str, tuple] = {}
-        self.default_params = self.params(players, map, butterfly=butterfly, frog=frog, monkey_move=monkey_move,
-                                          butterfly_rule=butterfly_rule, end_trigger=end_trigger)
-        self.players = players
+        self.default_options = options
+        self.default_params = self.params(options)
+        self.players = options.players
         self._queue_size = N_PILES * self.static.max_icons
         self._init_jit = jax.jit(lambda key, params: self.rules.settle(self._deal(key, params)))
         self.step = jax.jit(self._step)
@@ -83,26 +87,37 @@ class JaxGame:
         self._batch_resolve = jax.jit(self._resolve_and_finish)
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
         self.batch_bananas = jax.jit(jax.vmap(self.rules.bananas))
+        self.batch_places = jax.jit(self._places)
         self._bananas = jax.jit(self.rules.bananas)
 
-    def params(self, players: int = 2, map: int | str = 1, *, butterfly: bool = False, frog: bool = False,
-               monkey_move: str = "optional", butterfly_rule: str = "highest_overall",
-               end_trigger: str = "shortfall") -> Params:
-        """The settings of one game, validated as the reference engine's GameOptions."""
-        GameOptions(players=players, map=str(map), butterfly=butterfly, frog=frog, monkey_move=monkey_move,
-                    butterfly_rule=butterfly_rule, end_trigger=end_trigger)
-        key = str(map)
+    def params(self, options: GameOptions | None = None, /, **values) -> Params:
+        """The traced settings of one game, from an options object or its fields as keywords.
+
+        The map is loaded from the options' game data (``config_dir``, or the map's path); the
+        cards, boards, tray and catalogue are this JaxGame's, and options naming other ones
+        raise a ValueError. Keywords not given take this JaxGame's data source."""
+        if options is None:
+            values.setdefault("config_dir", self.data.config_dir)
+            values.setdefault("catalogue", self.data.catalogue_path)
+            options = GameOptions(**values)
+        elif values:
+            raise TypeError("params() takes an options object or keywords, not both")
+        if (options.config_dir, options.catalogue) != (self.data.config_dir, self.data.catalogue_path):
+            raise ValueError(f"these options' game data (config_dir={options.config_dir}, catalogue="
+                             f"{options.catalogue}) are not this JaxGame's (config_dir={self.data.config_dir}, "
+                             f"catalogue={self.data.catalogue_path}): use jax_game_for(options)")
+        key = (options.map, options.config_dir)
         if key not in self._maps:
             # The starting palace of the map, built by the reference engine's own code.
-            map_config = load_map(map)
+            map_config = load_map(options.map, options.config_dir)
             palace = Palace.from_map(map_config, self.data.tray.animal_height)
             palace.place_start_staircase(tuple(map_config.start.anchor), HEADING_NAMES.index(map_config.start.heading))
             self._maps[key] = (jnp.asarray(palace.height, jnp.int8), jnp.asarray(palace.knob, jnp.int8),
                                jnp.asarray(palace.deco_max, jnp.int32))
         height, knob, deco_max = self._maps[key]
-        options = jnp.asarray([butterfly, frog, monkey_move == "mandatory", butterfly_rule == "highest_overall",
-                               end_trigger == "last_taken"])
-        return Params(jnp.int32(players), options, height, knob, deco_max)
+        flags = jnp.asarray([options.butterfly, options.frog, options.monkey_move == "mandatory",
+                             options.butterfly_rule == "highest_overall", options.end_trigger == "last_taken"])
+        return Params(jnp.int32(options.players), flags, height, knob, deco_max)
 
     def init(self, key: jax.Array, params: Params | None = None) -> State:
         return self._init_jit(key, self.default_params if params is None else params)
@@ -274,17 +289,29 @@ class JaxGame:
     def scores(self, state: State) -> np.ndarray:
         return np.asarray(self._bananas(state))[:int(state.players)]
 
+    def _places(self, states: State) -> jnp.ndarray:
+        """(B, 4) int32 each seat's place (1 = winner, 0 = no such seat) by the rulebook's
+        tie-break (the Monkey trophy's holder wins a tie), as monkey_env.core.outcome."""
+        scores = jax.vmap(self.rules.bananas)(states)
+        return batch_places(scores, states.players, states.holders[:, 0])
 
-_SHARED: dict[tuple, JaxGame] = {}
+    def places(self, state: State) -> list[int]:
+        """A single game's places, as Game.places() on the reference engine."""
+        batched = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None], state)
+        return [int(p) for p in np.asarray(self.batch_places(batched))[0, :int(state.players)]]
 
 
-def shared_jax_game(*, cards=None, boards=None, catalogue=None, illegal_penalty: float = -10.0) -> JaxGame:
-    """One JaxGame per set of game data (and penalty), shared by every environment of the process.
+_BY_DATA: dict[tuple, JaxGame] = {}
+
+
+def jax_game_for(options: GameOptions | None = None, *, illegal_penalty: float = -10.0) -> JaxGame:
+    """The process's one JaxGame for the options' game data (and penalty).
 
     A JaxGame compiles its functions on first use (tens of seconds); maps, player counts and
-    options are traced parameters, so environments that differ only in those share one."""
-    key = (str(cards), str(boards), str(catalogue), float(illegal_penalty))
-    if key not in _SHARED:
-        data = load_game_data(1, cards=cards, boards=boards, catalogue=catalogue)
-        _SHARED[key] = JaxGame(data=data, illegal_penalty=illegal_penalty)
-    return _SHARED[key]
+    rule options are traced parameters, so every game of one set of cards, boards, tray and
+    catalogue shares one, whatever its map."""
+    options = options or GameOptions()
+    key = (options.config_dir, options.catalogue, float(illegal_penalty))
+    if key not in _BY_DATA:
+        _BY_DATA[key] = JaxGame(options, illegal_penalty=illegal_penalty)
+    return _BY_DATA[key]

@@ -49,8 +49,7 @@ def jax_state_from_game(jax_game, game: Game) -> State:
     arch_ends[:len(t.arch_ends)] = t.arch_ends
     bought = np.full(N_PILES, -1, np.int32)
     bought[:len(t.bought)] = t.bought
-    params = jax_game.params(n, o.map, butterfly=o.butterfly, frog=o.frog, monkey_move=o.monkey_move,
-                             butterfly_rule=o.butterfly_rule, end_trigger=o.end_trigger)
+    params = jax_game.params(o)
     s = jax_game.blank_state()
     return s._replace(
         height=jnp.asarray(game.palace.height, jnp.int8), knob=jnp.asarray(game.palace.knob, jnp.int8),
@@ -62,7 +61,7 @@ def jax_state_from_game(jax_game, game: Game) -> State:
         holders=jnp.asarray([game.holders[k] for k in ("monkey", "butterfly", "frog")], jnp.int32),
         players=jnp.int32(n), options=params.options, current=jnp.int32(game.current), round=jnp.int32(game.round),
         turns_played=jnp.int32(game.turns_played), end_triggered=jnp.asarray(game.end_triggered),
-        end_kind=jnp.int32(END_KINDS.get(game.end_trigger, -1)), phase=jnp.int32(int(game.phase)),
+        end_kind=jnp.int32(END_KINDS.get(game.end_shortage, -1)), phase=jnp.int32(int(game.phase)),
         anchor_mask=jnp.asarray(anchor_mask), shape_mask=jnp.asarray(shape_mask),
         anchor=jnp.int32(t.anchor), colour=jnp.int32(t.colour), deco_cell=jnp.int32(t.deco_cell),
         deco_top=jnp.int32(t.deco_top), arch_ends=jnp.asarray(arch_ends), max_stack=jnp.int32(t.max_stack),

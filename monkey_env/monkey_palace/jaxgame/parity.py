@@ -25,7 +25,7 @@ def reference_view(game: Game) -> dict:
     return {
         "phase": int(game.phase), "current": game.current, "round": game.round, "turns_played": game.turns_played,
         "end_triggered": game.end_triggered,
-        "end_kind": END_KINDS.get(game.end_trigger, -1),
+        "end_kind": END_KINDS.get(game.end_shortage, -1),
         "height": game.palace.height.astype(int), "knob": game.palace.knob.astype(int),
         "animals": np.array(game.palace.animals), "deco_max": np.array(game.palace.deco_max),
         "tray": np.array(game.tray.as_tuple()), "supply": np.array([p.supply.as_tuple() for p in game.players]),

@@ -1,0 +1,67 @@
+"""What a game of the product implements, so that the environments' shared tests, the
+arena, the balance lab, ``simulate``, ``evaluate`` and ``play`` can work with any of them.
+
+A game lives in its own subpackage (``monkey_env/<game>/``) and is registered by name in
+``monkey_env.games``. It provides:
+
+- an **options** model (pydantic, ``monkey_env.core.options``): every choice made when a game
+  is created, declared once; command-line flags and save schemas are made from it;
+- a **reference engine** (``ReferenceGame`` below): readable, the specification;
+- optionally a **JAX engine** (``JaxEngine`` below) that agrees with it decision by decision;
+- a PettingZoo AEC environment (and, where they exist, a Gymnasium view and a batched VecEnv);
+- its agents, registered by name for that game (``monkey_env.agents.registry``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class ReferenceGame(Protocol):
+    """One game on the reference engine. Actions are indices of one flat action space."""
+
+    options: Any                  # the game's options object
+    current: int                  # the seat (from 0) to decide now
+    history: list[int]            # the agents' decisions so far
+
+    @classmethod
+    def from_options(cls, options, **kwargs) -> "ReferenceGame": ...
+
+    @property
+    def game_over(self) -> bool: ...
+
+    def legal_mask(self) -> np.ndarray: ...            # (num_actions,) bool
+    def apply(self, action: int) -> None: ...          # raises on an illegal action, changing nothing
+    def explain(self, action: int) -> str: ...         # "legal", or why not, in a player's words
+    def action_name(self, action: int) -> str: ...     # the action in words
+    def scores(self) -> list[int]: ...
+    def places(self) -> list[int]: ...                 # 1 = winner (monkey_env.core.outcome)
+    def winners(self) -> list[int]: ...
+    def to_dict(self) -> dict: ...                     # an independent JSON-able snapshot
+    def record(self) -> dict: ...                      # options, deal and actions
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ReferenceGame": ...
+
+    @classmethod
+    def replay(cls, record: dict) -> "ReferenceGame": ...
+
+
+@runtime_checkable
+class JaxEngine(Protocol):
+    """Pure, jittable functions over a state pytree, and their batched forms."""
+
+    num_actions: int
+
+    def params(self, options=None, /, **values): ...   # traced settings of one game
+    def init(self, key, params=None): ...
+    def step(self, state, action): ...
+    def legal_action_mask(self, state): ...
+    def observe(self, state, player): ...
+    def batch_init(self, keys, params=None): ...
+    def batch_step(self, states, actions): ...
+    def batch_legal_mask(self, states): ...
+    def batch_places(self, states): ...                # (B, seats) places, 1 = winner

@@ -1,0 +1,76 @@
+"""The games of the product, by name: each one's parts as import paths, loaded when asked.
+
+    spec = game_spec("monkey_palace")
+    Options = spec.load("options")          # the options model
+    env = monkey_env.make("monkey_palace_v0", players=3)
+
+Only names and import paths live here (the shared layer), so that choosing a game imports
+nothing heavy and no layer imports upward; ``spec.load(part)`` imports the part on demand.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    name: str                   # the --game name
+    title: str
+    env_id: str                 # the PettingZoo AEC environment's versioned id
+    gym_id: str | None          # the registered Gymnasium id of the single-agent view
+    parts: dict                 # part name -> "module:attribute" (see monkey_env.core.protocol)
+
+    def load(self, part: str):
+        """Import one part: options, reference, jax_engine, aec_env, raw_env, gym_env, vec_env, text, picture."""
+        if part not in self.parts:
+            raise KeyError(f"game {self.name!r} has no {part!r}; it has {', '.join(sorted(self.parts))}")
+        module, _, attribute = self.parts[part].partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    def has(self, part: str) -> bool:
+        return part in self.parts
+
+
+_MP = "monkey_env.monkey_palace"
+GAMES: dict[str, GameSpec] = {
+    "monkey_palace": GameSpec(
+        name="monkey_palace", title="Monkey Palace", env_id="monkey_palace_v0", gym_id="MonkeyPalace-v0",
+        parts={
+            "options": f"{_MP}.options:GameOptions",
+            "reference": f"{_MP}.engine:Game",
+            "jax_engine": f"{_MP}.jaxgame.env:jax_game_for",
+            "aec_env": f"{_MP}.envs.pettingzoo_env:env",
+            "raw_env": f"{_MP}.envs.pettingzoo_env:raw_env",
+            "gym_env": f"{_MP}.envs.gym_env:MonkeyPalaceGymEnv",
+            "vec_env": f"{_MP}.envs.vec_env:JaxVecEnv",
+            "text": f"{_MP}.text_view:game_text",
+            "picture": f"{_MP}.render:game_picture",
+        }),
+}
+DEFAULT_GAME = "monkey_palace"
+
+
+def game_names() -> list[str]:
+    return list(GAMES)
+
+
+def game_spec(name: str) -> GameSpec:
+    """The game called ``name``; an unknown name raises a ValueError listing the known ones."""
+    if name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    return GAMES[name]
+
+
+def spec_for_env_id(env_id: str) -> GameSpec:
+    for spec in GAMES.values():
+        if env_id in (spec.env_id, spec.name):
+            return spec
+    raise ValueError(f"unknown environment {env_id!r}; known: {', '.join(s.env_id for s in GAMES.values())}")
+
+
+def make(env_id: str = "monkey_palace_v0", **kwargs):
+    """The PettingZoo AEC environment of a game, with its standard wrappers: ``make("monkey_palace_v0",
+    players=3, config_dir="my_configs")``; keywords are the game's options and the env's own."""
+    return spec_for_env_id(env_id).load("aec_env")(**kwargs)

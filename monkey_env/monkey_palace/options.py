@@ -1,0 +1,74 @@
+"""Monkey Palace's options: every choice made when a game is created, declared once.
+
+The command line's game flags (``add_option_flags``), the saves' and records' ``options``
+schema, the environments' keyword arguments and both engines' settings all come from this
+model; docs/RULES.md explains each rule reading.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+if TYPE_CHECKING:
+    from monkey_env.monkey_palace.game_data import GameData
+
+REWARD_MODES = ("banana", "zero_sum", "terminal")
+
+
+class GameOptions(BaseModel):
+    """Everything chosen when a game of Monkey Palace is created."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    players: int = Field(2, ge=2, le=4, description="number of players, 2-4")
+    map: str = Field("1", description="ground map 1-4, or the path of an edited map file")
+    butterfly: bool = Field(False, description="play with the Butterfly micro-expansion")
+    frog: bool = Field(False, description="play with the Frog micro-expansion")
+    seed: int = Field(0, ge=0, description="seed of the deal (a command playing n games uses seed, seed+1, ...)")
+    # Readings where the texts disagree (docs/RULES.md):
+    monkey_move: Literal["optional", "mandatory"] = Field(
+        "optional", description="whether a gold decoration's builder may leave the monkey where it is")
+    butterfly_rule: Literal["highest_overall", "highest_of_colour"] = Field(
+        "highest_overall", description="which decoration wins the Butterfly")
+    end_trigger: Literal["shortfall", "last_taken"] = Field(
+        "shortfall", description="whether the end comes when the tray cannot pay, or when it empties")
+    # Where the game data come from (docs/DATA.md):
+    config_dir: str | None = Field(None, description="a folder of edited game data laid out like configs/")
+    catalogue: str | None = Field(None, description="the path of an edited staircase template catalogue")
+    # How the environments reward a decision (monkey_env.monkey_palace.envs.rewards); the engines ignore it.
+    reward_mode: Literal["banana", "zero_sum", "terminal"] = Field(
+        "banana", description="environments' reward: Banana Point changes, zero-sum changes, or win/loss")
+
+    @field_validator("map", mode="before")
+    @classmethod
+    def _map_as_text(cls, v):
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    @field_validator("config_dir", "catalogue", mode="before")
+    @classmethod
+    def _path_as_text(cls, v):
+        return None if v is None else str(v)
+
+    def game_data(self) -> "GameData":
+        """The validated game data these options play with (loaded once per process)."""
+        return _load(self.map, self.config_dir, self.catalogue)
+
+    def with_seed(self, seed: int) -> "GameOptions":
+        return GameOptions(**{**self.model_dump(), "seed": int(seed)})
+
+    def replace(self, **changes) -> "GameOptions":
+        """A validated copy with some options changed."""
+        return GameOptions(**{**self.model_dump(), **changes})
+
+    def rules_key(self) -> tuple:
+        """What decides the rules and data of a game, without the seed and the reward mode."""
+        return tuple(v for k, v in self.model_dump().items() if k not in ("seed", "reward_mode"))
+
+
+@lru_cache(maxsize=64)
+def _load(map_id: str, config_dir: str | None, catalogue: str | None) -> "GameData":
+    from monkey_env.monkey_palace.game_data import load_game_data
+    return load_game_data(map_id, config_dir=config_dir, catalogue=catalogue)
