@@ -21,6 +21,10 @@ class GameSpec:
     env_id: str                 # the PettingZoo AEC environment's versioned id
     gym_id: str | None          # the registered Gymnasium id of the single-agent view
     parts: dict                 # part name -> "module:attribute" (see monkey_env.core.protocol)
+    # Option settings that together cover the game's option space: the shared test suite
+    # (tests/test_games_shared.py) runs PettingZoo's tests and the save/replay checks on each.
+    test_settings: tuple = ()
+    seed_test_settings: tuple = ()
 
     def load(self, part: str):
         """Import one part: options, reference, jax_engine, aec_env, raw_env, gym_env, vec_env, text, picture."""
@@ -47,7 +51,16 @@ GAMES: dict[str, GameSpec] = {
             "vec_env": f"{_MP}.envs.vec_env:JaxVecEnv",
             "text": f"{_MP}.text_view:game_text",
             "picture": f"{_MP}.render:game_picture",
-        }),
+            # differential(jax_engine, first, batch, seed): random games on both engines, compared
+            # decision by decision (raises AssertionError at the first difference)
+            "differential": f"{_MP}.jaxgame.parity:differential_batch",
+        },
+        test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
+        seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),
+                            dict(players=3, map=2, butterfly=True, frog=True, monkey_move="mandatory"),
+                            dict(players=4, map=3, butterfly=True, frog=True, end_trigger="last_taken"),
+                            dict(players=2, map=4, butterfly=True, frog=True, butterfly_rule="highest_of_colour")),
+    ),
 }
 DEFAULT_GAME = "monkey_palace"
 

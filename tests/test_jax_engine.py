@@ -10,25 +10,18 @@ import pytest
 
 from monkey_env import Game
 from monkey_env.monkey_palace.jaxgame import JaxGame
-from monkey_env.monkey_palace.jaxgame.parity import differential_batch, differences, host_batch, jax_view, reference_view
+from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from monkey_env.monkey_palace.jaxgame.parity import differences, host_batch, jax_view, reference_view
 
 BATCH = 60
 
 
 @pytest.fixture(scope="module")
 def jg():
-    return JaxGame()
+    return jax_game_for()   # the process's shared engine: compiled once for every test file
 
 
-def test_differential_random_games(jg, request):
-    """At every decision of many random games (all maps, 2-4 players, the options) the two
-    engines have the same state, the same legal mask and the same scores."""
-    total = request.config.getoption("--jax-games")
-    decisions = 0
-    for first in range(0, total, BATCH):
-        result = differential_batch(jg, first, min(BATCH, total - first), seed=first)
-        decisions += result["decisions"]
-    assert decisions > 50 * total
+# The differential test against the reference runs for every game in tests/test_games_shared.py.
 
 
 @pytest.fixture(scope="module")

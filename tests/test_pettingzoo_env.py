@@ -1,10 +1,8 @@
-"""The PettingZoo AEC environment: PettingZoo's own API and seed tests on every map and player
-count, rewards, truncation, illegal actions, hidden information and rendering."""
+"""The PettingZoo AEC environment of Monkey Palace: rewards, truncation, illegal actions, hidden information and rendering."""
 
 import jax
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
 
 from monkey_env.monkey_palace.envs import pettingzoo_env
 from monkey_env.monkey_palace.actions import ActionLayout
@@ -29,15 +27,7 @@ def play_random(env, seed: int, rng_seed: int = 0, stop=None):
     return totals, steps
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-@pytest.mark.parametrize("map_id", [1, 2, 3, 4])
-def test_pettingzoo_api_test(players, map_id):
-    api_test(pettingzoo_env.env(players=players, map=map_id, seed=players * 10 + map_id), num_cycles=40)
-
-
-@pytest.mark.parametrize("players, map_id", [(2, 1), (3, 2), (4, 3), (2, 4)])
-def test_pettingzoo_seed_test(players, map_id):
-    seed_test(lambda: pettingzoo_env.env(players=players, map=map_id, butterfly=True, frog=True), num_cycles=40)
+# PettingZoo's api_test and seed_test run for every game in tests/test_games_shared.py.
 
 
 def test_module_level_factories_and_metadata():
