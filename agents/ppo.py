@@ -95,9 +95,9 @@ class PPOAgent:
     def act(self, game, mask: np.ndarray) -> int:
         import jax
 
-        from monkey_env.monkey_palace.jaxgame.env import shared_jax_game
+        from monkey_env.monkey_palace.jaxgame.env import jax_game_for
         from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
 
-        jg = shared_jax_game()
+        jg = jax_game_for(game.options)   # the engine of the game's own data
         state = jax.tree_util.tree_map(lambda x: x[None], jax_state_from_game(jg, game))
         return int(self.act_batch(jg, state, np.asarray(mask)[None], None)[0])

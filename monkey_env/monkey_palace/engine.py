@@ -253,14 +253,14 @@ class Game:
 
     def _anchor_problem(self, x: int, y: int) -> str:
         s = self.player.supply
-        reasons = [self.palace.check_staircase((x, y), shape, s, self.data.tray.column_units).reason
-                   for shape in self.data.shapes]
+        plans = [self.palace.check_staircase((x, y), shape, s, self.data.tray.column_units)
+                 for shape in self.data.shapes]
         # Report the miss closest to working: a supply or attachment problem beats a geometric one.
-        for key in ("you have", "rule E", "rule A"):
-            for r in reasons:
-                if key in r:
-                    return f"no staircase can start at ({x}, {y}): for example, {r}"
-        return f"no staircase can start at ({x}, {y}): for example, {reasons[0]}"
+        for rule in ("supply", "E", "A"):
+            for plan in plans:
+                if plan.rule == rule:
+                    return f"no staircase can start at ({x}, {y}): for example, {plan.reason}"
+        return f"no staircase can start at ({x}, {y}): for example, {plans[0].reason}"
 
     def _buy_problem(self, pile: int) -> str | None:
         t, cards = self.turn, self.piles[pile]

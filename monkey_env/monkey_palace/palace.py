@@ -54,7 +54,8 @@ class StaircasePlan:
     """The verdict of rules A-I on one staircase, and what building it takes."""
 
     legal: bool
-    reason: str = ""
+    reason: str = ""                      # the verdict in a player's words, made from `rule`
+    rule: str = ""                        # which rule fails: "plate", "A", "D", "E", "F", "supply"
     colour: int = -1                      # the anchor's ground colour (the decoration's)
     arches: list[tuple[int, int, int, int]] = field(default_factory=list)  # near x, y, heading, level
     stacks: list[Stack] = field(default_factory=list)
@@ -69,8 +70,9 @@ class StaircasePlan:
         return sum(s.units for s in self.stacks)
 
 
-def _illegal(reason: str) -> StaircasePlan:
-    return StaircasePlan(legal=False, reason=reason)
+def _illegal(rule: str, reason: str) -> StaircasePlan:
+    """A failed staircase: the rule it breaks (data) and the sentence that says so."""
+    return StaircasePlan(legal=False, reason=reason, rule=rule)
 
 
 class Palace:
@@ -133,12 +135,12 @@ class Palace:
         """
         ax, ay = anchor
         if not on_plate(ax, ay):
-            return _illegal(f"the anchor ({ax}, {ay}) is off the plate")
+            return _illegal("plate", f"the anchor ({ax}, {ay}) is off the plate")
         # A: start from an open knob of the ground map, of a colour (it picks the decoration).
         knob = Knob(int(self.knob[ay, ax]))
         if knob not in GROUND_OF_COLOUR or self.animal_at(ax, ay) is not None:
             what = "a white start-area stud, which has no colour" if knob == Knob.GROUND_WHITE else self.what_is_at(ax, ay)
-            return _illegal(f"the anchor ({ax}, {ay}) must be an open coloured ground stud, but it is {what} (rule A)")
+            return _illegal("A", f"the anchor ({ax}, {ay}) must be an open coloured ground stud, but it is {what} (rule A)")
         plan = StaircasePlan(legal=True, colour=GROUND_OF_COLOUR.index(knob))
         # B: a staircase may start with any element: a stack on the anchor, or arch 1 on the ground.
         plan.stacks.append(Stack(ax, ay, 0, shape.base))
@@ -146,22 +148,22 @@ class Palace:
             cells = [(ax + cx, ay + cy) for cx, cy in step.cells()]
             for x, y in cells:
                 if not on_plate(x, y):
-                    return _illegal(f"arch {j} would leave the plate at ({x}, {y})")
+                    return _illegal("plate", f"arch {j} would leave the plate at ({x}, {y})")
             level = step.level
             for x, y in cells[1:ARCH_SPAN]:
                 if self.clearance(x, y) > level:
                     return _illegal(
-                        f"arch {j}'s middle at level {level} would hit {self.what_is_at(x, y)} at ({x}, {y}), "
+                        "F", f"arch {j}'s middle at level {level} would hit {self.what_is_at(x, y)} at ({x}, {y}), "
                         f"which reaches height {self.clearance(x, y)} (rule F)")
             fx, fy = cells[-1]
             # D: the far leg (or its support) rests on an open knob.
             if not self.can_rest_on(fx, fy):
-                return _illegal(f"arch {j}'s far leg would stand on {self.what_is_at(fx, fy)} at ({fx}, {fy}) (rule D)")
+                return _illegal("D", f"arch {j}'s far leg would stand on {self.what_is_at(fx, fy)} at ({fx}, {fy}) (rule D)")
             below = int(self.height[fy, fx])
             # F: both legs at one level: the far leg needs a support stack up to the arch's level.
             if below > level:
                 return _illegal(
-                    f"arch {j}'s far leg at ({fx}, {fy}) would be at level {level}, "
+                    "F", f"arch {j}'s far leg at ({fx}, {fy}) would be at level {level}, "
                     f"but the palace there is already {below} high (rule F)")
             plan.stacks.append(Stack(fx, fy, below, level - below))
             # E: attached when a leg or its support rests on an element that stood there before.
@@ -170,14 +172,14 @@ class Palace:
             if j < shape.arches:
                 plan.stacks.append(Stack(fx, fy, level + 1, shape.rise))
         if not plan.attached:
-            return _illegal("the staircase does not attach to the palace: no leg or support "
+            return _illegal("E", "the staircase does not attach to the palace: no leg or support "
                             "rests on an element that was already built (rule E)")
         if shape.arches > supply.arches:
-            return _illegal(f"the staircase needs {shape.arches} arches but you have {supply.arches}")
+            return _illegal("supply", f"the staircase needs {shape.arches} arches but you have {supply.arches}")
         self._allocate_columns(plan, supply, column_units)
         if plan.bricks > supply.bricks:
             used = f" after using {plan.columns} column(s)" if plan.columns else ""
-            return _illegal(f"the staircase needs {plan.bricks} bricks{used} but you have {supply.bricks}")
+            return _illegal("supply", f"the staircase needs {plan.bricks} bricks{used} but you have {supply.bricks}")
         plan.stacks = [s for s in plan.stacks if s.units > 0]
         plan.deco = (ax + shape.deco[0], ay + shape.deco[1])
         plan.deco_top = shape.steps[-1].level + 2  # the arch (1) and the decoration (1) on its level
