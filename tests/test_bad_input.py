@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from monkey_env.agents.random_agent import RandomAgent
-from monkey_env import ConfigError, Game, GameOptions, IllegalActionError, Phase, load_game_data
+from monkey_env import ConfigError, Game, GameOptions, IllegalActionError, Phase, SaveFileError, load_game_data
 from monkey_env.monkey_palace.actions import PHASE_WORDS
 from monkey_env.monkey_palace.config import PILE_IDS
 
@@ -345,3 +345,37 @@ def test_each_file_given_alone(cfg):
     assert str(cfg / "cards.yaml") in str(e.value)
     # The other files still come from the package.
     assert load_game_data(1, boards=cfg / "boards.yaml").fingerprint == load_game_data(1).fingerprint
+
+
+# ====================================================================== non-integer actions, saves checked on load
+
+@pytest.mark.parametrize("action", ["12", 3.7, 3.0, None, True, [1]])
+def test_an_action_must_be_an_integer(action):
+    g = Game.new(seed=0)
+    before = g.to_dict()
+    with pytest.raises(IllegalActionError, match="integer"):
+        g.apply(action)
+    assert g.to_dict() == before
+
+
+def test_numpy_integers_are_actions():
+    g = Game.new(seed=0)
+    g.apply(np.int64(g.legal_actions()[0]))
+    assert len(g.history) == 1
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda d: d["palace"]["ground"][3].__setitem__(4, 77), ["ground", "x=4", "y=3", "77"]),
+    (lambda d: d["palace"]["knob"][0].__setitem__(0, -5), ["knob", "-5"]),
+    (lambda d: d["palace"]["animals"].__setitem__(0, 5000), ["animals", "5000"]),
+    (lambda d: d["history"].append(999999), ["history", "999999"]),
+])
+def test_a_corrupt_save_is_refused_on_load(edit, words):
+    g = Game.new(seed=0)
+    g.apply(g.legal_actions()[0])
+    d = g.to_dict()
+    edit(d)
+    with pytest.raises(SaveFileError) as e:
+        Game.from_dict(d)
+    for w in words:
+        assert w in str(e.value)

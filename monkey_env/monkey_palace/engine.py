@@ -327,6 +327,9 @@ class Game:
     # ================================================================= acting
     def apply(self, action: int) -> None:
         """Apply one agent decision; an illegal one raises IllegalActionError and changes nothing."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(self.phase, action, f"an action is an integer index of the action space, "
+                                     f"not {type(action).__name__} {action!r}")
         action = int(action)
         problem = self._problem(action)
         if problem is None and not self.legal_mask()[action]:
@@ -577,6 +580,10 @@ class Game:
         g.end_shortage, g.end_round, g.end_seat = m.end_shortage, m.end_round, m.end_seat
         g.turn = TurnState(**m.turn.model_dump())
         g.history = list(m.history)
+        for i, a in enumerate(g.history):
+            if not 0 <= a < g.layout.size:
+                raise SaveFileError(f"the save is malformed: history: action #{i} is {a}, "
+                                    f"outside the action space 0..{g.layout.size - 1}")
         g.deal = m.deal
         deck = [c for pile in g.piles for c in pile] + [c for seat in range(options.players) for c in g.owned_cards(seat)]
         if sorted(deck) != list(range(len(data.cards))):

@@ -13,7 +13,7 @@ import re
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
-from monkey_env.monkey_palace.geometry import BOARD_SIZE
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, MAP_CHAR_KNOB, NUM_CELLS, Knob
 from monkey_env.monkey_palace.options import GameOptions
 
 SAVE_VERSION = 1
@@ -43,6 +43,14 @@ def _grid(v: list[list[int]]) -> list[list[int]]:
     return v
 
 
+def _cells_in(grid: list[list[int]], allowed: set[int], what: str) -> list[list[int]]:
+    for y, row in enumerate(grid):
+        for x, value in enumerate(row):
+            if value not in allowed:
+                raise ValueError(f"cell (x={x}, y={y}) holds {value}, which is not {what}")
+    return grid
+
+
 class PalaceModel(_Strict):
     ground: list[list[int]]
     height: list[list[int]]
@@ -53,6 +61,28 @@ class PalaceModel(_Strict):
     elements: list[dict]
 
     _grids = field_validator("ground", "height", "knob")(_grid)
+
+    @field_validator("ground")
+    @classmethod
+    def _ground_kinds(cls, v):
+        return _cells_in(v, {int(k) for k in MAP_CHAR_KNOB.values()}, "a ground map's stud kind")
+
+    @field_validator("knob")
+    @classmethod
+    def _knob_kinds(cls, v):
+        return _cells_in(v, {int(k) for k in Knob}, "a knob kind")
+
+    @field_validator("height")
+    @classmethod
+    def _heights(cls, v):
+        return _cells_in(v, set(range(256)), "a height (0-255)")
+
+    @field_validator("animals")
+    @classmethod
+    def _animal_cells(cls, v):
+        if any(not -1 <= a < NUM_CELLS for a in v):
+            raise ValueError(f"each animal is on a cell 0..{NUM_CELLS - 1} or -1 (not placed), got {v}")
+        return v
 
 
 class HoldersModel(_Strict):
