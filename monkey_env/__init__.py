@@ -12,6 +12,21 @@ __all__ = ["ActionLayout", "ConfigError", "Game", "GameData", "GameOptions", "Il
 __version__ = "0.1.0"
 
 
+def _register_gymnasium_ids() -> None:
+    """``gymnasium.make("MonkeyPalace-v0")`` after ``import monkey_env`` (entry points are
+    strings: nothing heavy is imported until an environment is made)."""
+    import gymnasium
+
+    from monkey_env.games import GAMES
+
+    for spec in GAMES.values():
+        if spec.gym_id and spec.gym_id not in gymnasium.registry:
+            gymnasium.register(spec.gym_id, entry_point=spec.parts["gym_env"])
+
+
+_register_gymnasium_ids()
+
+
 def __getattr__(name):
     # The PettingZoo environment loads JAX and PettingZoo: only when asked for.
     if name in ("env", "raw_env"):

@@ -7,7 +7,8 @@ import json
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from monkey_env.core.protocol import JaxEngine, ReferenceGame
 from monkey_env.games import game_names, game_spec
@@ -33,6 +34,20 @@ def test_pettingzoo_api_test(name, settings):
     seed = len(json.dumps(settings, sort_keys=True)) + settings.get("players", 0) * 10
     env = game_spec(name).load("aec_env")(seed=seed, **settings)
     api_test(env, num_cycles=40)
+
+
+@pytest.mark.parametrize("name, settings", cases("test_settings"))
+def test_parallel_view_passes_the_parallel_api_test(name, settings):
+    """turn_based_aec_to_parallel is the supported parallel view: one player makes several
+    decisions in a row, so aec_to_parallel (which needs agents to act in a cycle) does not apply."""
+    par = turn_based_aec_to_parallel(game_spec(name).load("aec_env")(**settings))
+    parallel_api_test(par, num_cycles=15)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_pettingzoo_render_test(name):
+    """PettingZoo's render_test, unmodified: it makes the env with every render mode, "human" first."""
+    render_test(game_spec(name).load("aec_env"))
 
 
 @pytest.mark.parametrize("name, settings", cases("seed_test_settings"))

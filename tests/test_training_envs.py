@@ -15,6 +15,44 @@ def test_gym_env_passes_gymnasium_check_env():
     check_env(MonkeyPalaceGymEnv(players=3, map=2, frog=True, learner_seat=None), skip_render_check=True)
 
 
+def test_gymnasium_make_and_check_env_with_render_modes():
+    """The registered id (after ``import monkey_env``), checked with its render modes; the
+    action mask through Gymnasium 1.x wrappers is reached with get_wrapper_attr."""
+    import gymnasium
+
+    import monkey_env  # noqa: F401  (registers MonkeyPalace-v0)
+
+    env = gymnasium.make("MonkeyPalace-v0", players=2, map=3, render_mode="rgb_array")
+    check_env(env.unwrapped)
+    env.reset(seed=1)
+    mask = env.get_wrapper_attr("action_masks")()
+    assert mask.dtype == bool and mask.any()
+    assert env.render().ndim == 3
+
+
+def test_flat_observation_is_one_box_of_planes_then_vector():
+    from monkey_env.monkey_palace.envs import pettingzoo_env
+
+    flat = pettingzoo_env.raw_env(players=2, observation_format="flat")
+    nested = pettingzoo_env.raw_env(players=2)
+    flat.reset(seed=4), nested.reset(seed=4)
+    a, b = flat.observe("player_0")["observation"], nested.observe("player_0")["observation"]
+    assert flat.observation_space("player_0")["observation"].contains(a)
+    np.testing.assert_array_equal(a, np.concatenate([b["planes"].reshape(-1), b["vector"]]))
+    info = flat.infos["player_0"]
+    assert all(isinstance(v, (int, np.ndarray)) for v in info.values()), info   # numbers only
+
+
+def test_vec_env_seed_through_the_sb3_api_changes_the_deals():
+    """VecEnv.seed(s) (what MaskablePPO(seed=s) calls) takes effect at the next reset."""
+    def first_obs(seed):
+        venv = JaxVecEnv(N, players=2, map=1, seed=0)
+        venv.seed(seed)
+        return venv.reset()["vector"]
+    np.testing.assert_array_equal(first_obs(5), first_obs(5))
+    assert not np.array_equal(first_obs(5), first_obs(6))
+
+
 def test_gym_episode_rewards_sum_to_the_learners_score():
     env = MonkeyPalaceGymEnv(players=2, map=1, learner_seat=1)
     obs, info = env.reset(seed=3)

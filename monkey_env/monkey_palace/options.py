@@ -41,6 +41,9 @@ class GameOptions(BaseModel):
     # How the environments reward a decision (monkey_env.monkey_palace.envs.rewards); the engines ignore it.
     reward_mode: Literal["banana", "zero_sum", "terminal"] = Field(
         "banana", description="environments' reward: Banana Point changes, zero-sum changes, or win/loss")
+    # How the environments shape an observation (monkey_env.monkey_palace.envs.observation).
+    observation_format: Literal["structured", "flat"] = Field(
+        "structured", description="environments' observation: Dict(planes, vector), or one flat Box (planes then vector)")
 
     @field_validator("map", mode="before")
     @classmethod

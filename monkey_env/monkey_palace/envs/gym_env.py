@@ -28,7 +28,7 @@ from monkey_env.monkey_palace.envs.pettingzoo_env import raw_env
 
 
 class MonkeyPalaceGymEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 1}
 
     def __init__(self, players: int = 2, map: int | str = 1, *, opponents="random", learner_seat: int | None = 0,
                  render_mode: str | None = None, **env_options):

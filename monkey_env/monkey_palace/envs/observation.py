@@ -27,6 +27,24 @@ def observation_space(jax_game) -> spaces.Dict:
     })
 
 
+def flat_observation_space(jax_game) -> spaces.Box:
+    """One Box: the planes flattened (20 * 32 * 32, channel-major), then the vector."""
+    size = N_PLANES * 32 * 32 + vector_size(jax_game)
+    low = np.concatenate([np.zeros(N_PLANES * 32 * 32, np.float32), np.full(size - N_PLANES * 32 * 32, VECTOR_LOW, np.float32)])
+    high = np.concatenate([np.full(N_PLANES * 32 * 32, PLANES_HIGH, np.float32),
+                           np.full(size - N_PLANES * 32 * 32, VECTOR_HIGH, np.float32)])
+    return spaces.Box(low, high, (size,), np.float32)
+
+
+def space_for(jax_game, observation_format: str):
+    return flat_observation_space(jax_game) if observation_format == "flat" else observation_space(jax_game)
+
+
+def flatten(obs: dict) -> np.ndarray:
+    """A structured observation as the flat one: planes (channel-major), then the vector."""
+    return np.concatenate([np.asarray(obs["planes"], np.float32).reshape(-1), np.asarray(obs["vector"], np.float32)])
+
+
 def action_mask_space(jax_game) -> spaces.Box:
     return spaces.Box(0, 1, (jax_game.num_actions,), np.int8)
 

@@ -61,7 +61,14 @@ a supply ran short is finished). An illegal action ends the game at once for eve
 engine do the same). With ``max_cycles=N`` every agent is truncated after N rounds (a cycle is a
 round: every player one turn).
 
-**Infos.** ``phase`` (name), ``round``, ``scores`` (every player's Banana Points).
+**Infos.** Numbers only (so that TorchRL and RLlib can stack them): ``phase`` (the
+decision's kind as an integer: 0 anchor, 1 shape, 2 buy, 3 instant, 4 slot, 5 monkey, 6 frog,
+7 game over; ``monkey_env.monkey_palace.actions.Phase``), ``round``, ``scores`` (every player's
+Banana Points, an int array).
+
+**Observation formats.** ``observation_format="structured"`` (default): the ``Dict`` above;
+``"flat"``: one ``Box`` holding the planes flattened channel-major (20 x 32 x 32) followed by the
+vector, for libraries without a nested-space encoder (RLlib).
 
 **Arguments.** ``players`` (2-4), ``map`` (1-4 or the path of a map file), ``butterfly``, ``frog``
 (the micro-expansions), ``catalogue`` (path of a template catalogue yaml), ``reward_mode``,
@@ -78,10 +85,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.options import GameOptions
-from monkey_env.monkey_palace.envs.observation import action_mask_space, observation_space, to_numpy
+from monkey_env.monkey_palace.envs.observation import action_mask_space, flatten, space_for, to_numpy
 from monkey_env.monkey_palace.envs.rewards import check_mode, seat_rewards
 from monkey_env.monkey_palace.envs.reference_mirror import ReferenceMirror
 
@@ -97,7 +103,7 @@ def env(**kwargs):
 
 
 class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
-    metadata = {"name": ENV_NAME, "render_modes": ["ansi", "rgb_array"], "is_parallelizable": False,
+    metadata = {"name": ENV_NAME, "render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
                 "render_fps": 1}
 
     def __init__(self, players: int = 2, map: int | str = 1, *, seed: int | None = None,
@@ -124,7 +130,7 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
         self.params = self.jax_game.params(options)
         self.possible_agents = [f"player_{i}" for i in range(options.players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({"observation": observation_space(self.jax_game),
+        obs_space = spaces.Dict({"observation": space_for(self.jax_game, options.observation_format),
                                  "action_mask": action_mask_space(self.jax_game)})
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.jax_game.num_actions) for a in self.possible_agents}
@@ -188,8 +194,9 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
             self.terminations[a] = done
             self.truncations[a] = truncate
         scores = [int(s) for s in (self._scores() if scores is None else scores)]
-        phase = Phase(int(self.state.phase)).name
-        self.infos = {a: {"phase": phase, "round": int(self.state.round), "scores": scores} for a in self.agents}
+        phase = int(self.state.phase)
+        self.infos = {a: {"phase": phase, "round": int(self.state.round), "scores": np.asarray(scores, np.int64)}
+                      for a in self.agents}
         self.agent_selection = self.possible_agents[int(self.state.current)]
         self._obs_cache = {}
         self._mask = np.asarray(self._legal(self.state)).astype(np.int8)
@@ -199,8 +206,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
             seat = self.agent_name_mapping[agent]
             mine = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
             mask = self._mask if mine else np.zeros_like(self._mask)
-            self._obs_cache[agent] = {"observation": to_numpy(self.jax_game.observe(self.state, seat)),
-                                      "action_mask": mask}
+            obs = to_numpy(self.jax_game.observe(self.state, seat))
+            if self.options.observation_format == "flat":
+                obs = flatten(obs)
+            self._obs_cache[agent] = {"observation": obs, "action_mask": mask}
         return self._obs_cache[agent]
 
     # ------------------------------------------------------------------ rendering
@@ -212,6 +221,10 @@ class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
         if self.state is None:
             raise RuntimeError("render() before reset()")
         game = self.mirror.game()
+        if self.render_mode == "human":       # the text view, printed (a terminal is the human's screen)
+            from monkey_env.monkey_palace.text_view import game_text
+            print(game_text(game))
+            return None
         if self.render_mode == "ansi":
             from monkey_env.monkey_palace.text_view import game_text
             return game_text(game)

@@ -58,10 +58,7 @@ class JaxVecEnv(VecEnv):
         if w.shape != (len(self.opponents),) or (w < 0).any() or w.sum() <= 0:
             raise ValueError(f"opponent_weights must be {len(self.opponents)} non-negative numbers, not all 0")
         self.opponent_weights = w / w.sum()
-        self.rng = np.random.default_rng(seed)
-        self.base_key = jax.random.PRNGKey(seed)
-        self.agent_key = jax.random.fold_in(self.base_key, 2**30)
-        self.games_dealt = 0
+        self._reseed(seed)
         self._observe = jax.jit(jax.vmap(jg.observe))
         self._keep = jax.jit(lambda need, new, old: jax.tree_util.tree_map(
             lambda a, b: jnp.where(need.reshape((-1,) + (1,) * (a.ndim - 1)), a, b), new, old))
@@ -79,9 +76,19 @@ class JaxVecEnv(VecEnv):
         self._pool_next = 0
         self._actions = None
 
+    def _reseed(self, seed: int) -> None:
+        """Every random choice from here on (deals, seats, opponents' keys) follows this seed."""
+        self.rng = np.random.default_rng(seed)
+        self.base_key = jax.random.PRNGKey(seed)
+        self.agent_key = jax.random.fold_in(self.base_key, 2**30)
+        self.games_dealt = 0
+
     # ------------------------------------------------------------------ SB3 API
     def reset(self):
         n = self.num_envs
+        if any(s is not None for s in self._seeds):   # VecEnv.seed(s), e.g. MaskablePPO(seed=s)
+            self._reseed(int(next(s for s in self._seeds if s is not None)))
+            self._reset_seeds()
         self.states = self.jax_game.batch_init(self._keys(n), self._batch_params(n))
         self.seat = self._draw_seats(n)
         self.opponent = self.rng.choice(len(self.opponents), size=n, p=self.opponent_weights)
