@@ -1,11 +1,20 @@
-"""monkey-palace: Monkey Palace (the LEGO board game) as a rules engine and RL environment."""
+"""monkey-palace: Monkey Palace (the LEGO board game) as a rules engine and RL environment.
 
-from monkey_env.monkey_palace.actions import ActionLayout, Phase
-from monkey_env.monkey_palace.config import ConfigError
-from monkey_env.monkey_palace.engine import Game, GameOptions, IllegalActionError, SaveFileError
-from monkey_env.monkey_palace.game_data import GameData, load_game_data
-from monkey_env.monkey_palace.options import GameOptions as GameOptions  # noqa: F811 (the options model)
-from monkey_env.games import game_names, game_spec, make
+Importing the package turns on JAX's persistent compilation cache (~/.cache/monkey-palace/jax;
+MONKEY_PALACE_JAX_CACHE=DIR moves it, MONKEY_PALACE_JAX_CACHE=off turns it off), so every entry
+point, environments and their worker processes included, compiles the engine once per machine.
+"""
+
+from monkey_env.core.jax_cache import enable_compilation_cache
+
+enable_compilation_cache()
+
+from monkey_env.games import game_names, game_spec, make  # noqa: E402
+from monkey_env.monkey_palace.actions import ActionLayout, Phase  # noqa: E402
+from monkey_env.monkey_palace.config import ConfigError  # noqa: E402
+from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError  # noqa: E402
+from monkey_env.monkey_palace.game_data import GameData, load_game_data  # noqa: E402
+from monkey_env.monkey_palace.options import GameOptions  # noqa: E402
 
 __all__ = ["ActionLayout", "ConfigError", "Game", "GameData", "GameOptions", "IllegalActionError",
            "Phase", "SaveFileError", "game_names", "game_spec", "load_game_data", "make"]

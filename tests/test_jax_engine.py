@@ -156,3 +156,12 @@ def test_observation_is_public_and_seat_relative(jg):
     assert deep.any()
     for p in range(3):
         assert np.array_equal(np.asarray(jg.observe(hidden, p)["vector"]), np.asarray(obs[p]["vector"]))
+
+
+def test_observation_sizes_are_the_documented_constants(jg):
+    """The environments' spaces use these constants instead of tracing the engine at start-up."""
+    from monkey_env.monkey_palace.jaxgame.observe import N_PLANES, VECTOR_SIZE
+
+    state = jax.eval_shape(jg.init, jax.random.PRNGKey(0))
+    out = jax.eval_shape(jg.observe, state, 0)
+    assert out["planes"].shape == (N_PLANES, 32, 32) and out["vector"].shape == (VECTOR_SIZE,)

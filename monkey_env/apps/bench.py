@@ -181,3 +181,47 @@ def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20,
         "reference": reference, "jax": rows, "pgx_go": pgx,
         "devices": [str(d) for d in __import__("jax").devices()],
     }
+
+
+# The start-up probe, run in a fresh interpreter: seconds from `import monkey_env` to the AEC
+# env's first reset() and first step().
+_STARTUP_PROBE = """
+import json, time
+t0 = time.perf_counter()
+import monkey_env
+env = monkey_env.make("monkey_palace_v0", players=2)
+t_made = time.perf_counter()
+env.reset(seed=0)
+t_reset = time.perf_counter()
+obs, *_ = env.last()
+env.step(int(obs["action_mask"].nonzero()[0][0]))
+t_step = time.perf_counter()
+print(json.dumps({"import_and_make": t_made - t0, "first_reset": t_reset - t0, "first_step": t_step - t0}))
+"""
+
+
+def startup_once(cache_dir: str) -> dict:
+    """One fresh process's start-up figures with the compilation cache in ``cache_dir``."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, MONKEY_PALACE_JAX_CACHE=cache_dir)
+    for name in ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"):
+        env.pop(name, None)
+    out = subprocess.run([sys.executable, "-c", _STARTUP_PROBE], env=env, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def run_startup(warm_runs: int = 3) -> dict:
+    """Cold (an empty compilation cache) and warm (the cache the cold run filled) start-up."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="monkey-palace-startup-") as cache:
+        cold = startup_once(cache)
+        warm = [startup_once(cache) for _ in range(warm_runs)]
+    best_warm = min(warm, key=lambda r: r["first_step"])
+    return {"first_reset_seconds_cold": cold["first_reset"], "first_step_seconds_cold": cold["first_step"],
+            "first_reset_seconds_warm": best_warm["first_reset"], "first_step_seconds_warm": best_warm["first_step"],
+            "cold": cold, "warm": warm}

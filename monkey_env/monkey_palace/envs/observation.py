@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-N_PLANES = 20
+from monkey_env.monkey_palace.jaxgame.observe import N_PLANES, VECTOR_SIZE
+
 # Heights are at most 120 brick units (the JAX state's int8 bound) and observed as height / 16.
 PLANES_HIGH = 8.0
 # The vector holds scaled counts, mostly within [0, 1]; supplies (count / 10) and Banana Points
@@ -50,11 +51,9 @@ def action_mask_space(jax_game) -> spaces.Box:
 
 
 def vector_size(jax_game) -> int:
-    import jax
-
-    state = jax.eval_shape(jax_game.init, jax.random.PRNGKey(0))
-    out = jax.eval_shape(jax_game.observe, state, 0)
-    return int(out["vector"].shape[0])
+    """The observation vector's length (a constant of the engine: no tracing at start-up)."""
+    del jax_game
+    return VECTOR_SIZE
 
 
 def to_numpy(obs: dict) -> dict:

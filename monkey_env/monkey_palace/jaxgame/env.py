@@ -66,8 +66,10 @@ class JaxGame(BatchedPlay):
         self.default_params = self.params(options)
         self.players = options.players
         self._queue_size = N_PILES * self.static.max_icons
-        self._init_jit = jax.jit(lambda key, params: self.rules.settle(self._deal(key, params)))
-        self.step = jax.jit(self._step)
+        self._blank: State | None = None
+        # One compiled program for a single game's reset and step: they share the expensive
+        # part (settling the automatic steps), so a new process compiles and traces it once.
+        self._advance = jax.jit(self._reset_or_step)
         # The batched path in three compiled pieces; the expensive one (resolving pending work
         # with compaction) is shared by batch_init and batch_step, so it compiles once.
         self._batch_deal = jax.jit(jax.vmap(self._deal))
@@ -84,7 +86,23 @@ class JaxGame(BatchedPlay):
         return self._params(options, **values)
 
     def init(self, key: jax.Array, params: Params | None = None) -> State:
-        return self._init_jit(key, self.default_params if params is None else params)
+        """A new game dealt from ``key`` (pure, jittable, vmappable)."""
+        return self._advance(self.blank_state(), jnp.int32(0), key, self.default_params if params is None else params,
+                             jnp.asarray(True))
+
+    def step(self, state: State, action) -> State:
+        """One decision (pure, jittable, vmappable); see the module docstring for its rules."""
+        return self._advance(state, jnp.asarray(action, jnp.int32), jax.random.PRNGKey(0), self.default_params,
+                             jnp.asarray(False))
+
+    def _reset_or_step(self, state: State, action, key: jax.Array, params: Params, reset) -> State:
+        """A new game (reset) or one decision on ``state``, through one settle of automatic steps."""
+        dealt = self._deal(key, params)
+        action, legal = self._check(state, action)
+        applied = self.rules.apply(state, jnp.where(legal, action, 0))
+        pick = lambda a, b: jax.tree_util.tree_map(lambda x, y: jnp.where(reset, x, y), a, b)  # noqa: E731
+        settled = self.rules.settle(pick(dealt, applied))
+        return pick(settled, self._finish(state, settled, legal | reset))
 
     @property
     def num_actions(self) -> int:
@@ -92,8 +110,11 @@ class JaxGame(BatchedPlay):
 
     def blank_state(self) -> State:
         """An empty State with this game data's shapes (every field at its default)."""
-        st = self.static
-        return empty_state(st.n_cards, st.n_shapes, st.max_arches, st.max_pile, self._queue_size)
+        if self._blank is None:   # one compiled program, not one small eager op per field
+            st = self.static
+            self._blank = jax.jit(partial(empty_state, st.n_cards, st.n_shapes, st.max_arches, st.max_pile,
+                                          self._queue_size))()
+        return self._blank
 
     # ------------------------------------------------------------------ init
     def _deal(self, key: jax.Array, params: Params) -> State:
@@ -137,12 +158,6 @@ class JaxGame(BatchedPlay):
         out = jax.tree_util.tree_map(lambda a, b: jnp.where(legal, a, b), after, illegal_state)
         return jax.tree_util.tree_map(lambda a, b: jnp.where(done, a, b),
                                       before._replace(rewards=jnp.zeros((MAX_PLAYERS,), jnp.float32)), out)
-
-    def _step(self, state: State, action, key: jax.Array | None = None) -> State:
-        del key  # no chance after the deal
-        action, legal = self._check(state, action)
-        after = self.rules.settle(self.rules.apply(state, jnp.where(legal, action, 0)))
-        return self._finish(state, after, legal)
 
     # ------------------------------------------------------------------ observation
     def observe(self, state: State, player) -> dict:

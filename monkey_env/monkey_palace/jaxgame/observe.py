@@ -9,7 +9,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from monkey_env.monkey_palace.actions import N_PILES, Phase
+from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS
 from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS, State
 
@@ -23,6 +23,11 @@ CREDIT_SCALE = 6.0         # Monkey Credits this turn
 ROUND_SCALE = 16.0         # rounds
 BONUS_LEFT_SCALE = 14.0    # bonus cards left
 BANANA_SCALE = 40.0        # Banana Points
+
+N_PLANES = 1 + 13 + 3 + 3  # height, knob one-hot, monkey/butterfly/frog, legal anchors/anchor/decoration
+# The vector's length, entry group by entry group (in the order observe() concatenates them).
+VECTOR_SIZE = (len(Phase) + MAX_PLAYERS + MAX_PLAYERS * 3 + 3 + N_PILES + N_PILES * 5
+               + MAX_PLAYERS * N_SLOTS * 3 + MAX_PLAYERS + 3 * 5 + 4 + MAX_PLAYERS)
 
 
 def observe(tables, rules, state: State, player) -> dict:
