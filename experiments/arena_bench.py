@@ -56,6 +56,7 @@ def main() -> None:
         "leaderboard": [{k: r[k] for k in ("agent", "mu", "sigma", "first_place", "mean_bananas")}
                         for r in report["leaderboard"]],
         "win_rate": {a: {b: c["win_rate"] for b, c in row.items()} for a, row in report["win_rates"].items()},
+        "shared_win": report["shared_win"],
     }
     text = json.dumps(result, indent=1)
     print(text)

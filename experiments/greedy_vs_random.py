@@ -5,33 +5,29 @@ Banana Points, and games per second.
     python -m experiments.greedy_vs_random --speed 256,1024        # games per second only
 
 Seats are rotated: the games are split into one group per seat, and in group s the greedy
-agent plays seat s (the others are random) on the same deals. A game counts as a win when
-greedy has strictly more Banana Points than every other seat (a tie is not a win). The
-games run in batches of --batch with play_batch (monkey_env/apps/batch_play.py).
+agent plays seat s (the others are random) on the same deals. Who won is the rulebook's
+(monkey_env.core.outcome): the most Banana Points, a tie going to the Monkey trophy's holder; a
+win still shared by k seats counts 1/k (the win rate sums win shares; ``ties`` counts the games
+greedy shared). The games run in batches of --batch with play_batch (monkey_env/apps/batch_play.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import time
 
 import numpy as np
 
 from monkey_env.agents.greedy import GreedyAgent
 from monkey_env.agents.random_agent import RandomAgent
+from monkey_env.apps.balance.stats import wilson
 from monkey_env.apps.batch_play import play_batch
+from monkey_env.apps.results_table import SHARED_WIN
 from monkey_env.core.jax_cache import enable_compilation_cache
 from monkey_env.monkey_palace.jaxgame import JaxGame
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion."""
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from monkey_env.monkey_palace.options import GameOptions
 
 
 def evaluate(jg: JaxGame, games: int, players: int, map: str, seed: int, batch: int) -> dict:
@@ -46,14 +42,15 @@ def evaluate(jg: JaxGame, games: int, players: int, map: str, seed: int, batch: 
                            agent_key=seed + seat)
             mine = r.scores[:, seat]
             others = np.delete(r.scores, seat, axis=1)
-            wins += int((mine > others.max(1)).sum())
-            ties += int((mine == others.max(1)).sum())
+            shares = r.win_shares()[:, seat]
+            wins += float(shares.sum())
+            ties += int(((shares > 0) & (shares < 1)).sum())
             illegal += int(r.illegal.sum())
             greedy_pts += mine.tolist()
             other_pts += others.reshape(-1).tolist()
-    low, high = wilson(wins, games)
+    e = wilson(wins, games)
     return {"games": games, "players": players, "map": map, "seed": seed, "wins": wins, "ties": ties,
-            "win_rate": wins / games, "ci95": [low, high], "illegal": illegal,
+            "win_rate": wins / games, "ci95": [e.lo, e.hi], "illegal": illegal, "shared_win": SHARED_WIN,
             "greedy_mean_bananas": float(np.mean(greedy_pts)), "random_mean_bananas": float(np.mean(other_pts))}
 
 
@@ -79,7 +76,7 @@ def main() -> None:
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     enable_compilation_cache()
-    jg = JaxGame(players=args.players, map=args.map)
+    jg = jax_game_for(GameOptions(players=args.players, map=args.map))
     if args.speed:
         rows = []
         for b in args.speed.split(","):  # each size as soon as it is measured
@@ -91,9 +88,10 @@ def main() -> None:
         rows = [evaluate(jg, args.games, args.players, args.map, args.seed, args.batch)]
         r = rows[0]
         print(f"greedy vs random, {r['games']} games, {r['players']} players, map {r['map']}, seed {r['seed']}: "
-              f"greedy wins {r['wins']} ({100 * r['win_rate']:.1f}%, 95% CI {100 * r['ci95'][0]:.1f}-"
+              f"greedy wins {r['wins']:g} ({100 * r['win_rate']:.1f}%, 95% CI {100 * r['ci95'][0]:.1f}-"
               f"{100 * r['ci95'][1]:.1f}%), ties {r['ties']}; mean Banana Points greedy "
-              f"{r['greedy_mean_bananas']:.1f}, random {r['random_mean_bananas']:.1f}; illegal actions {r['illegal']}")
+              f"{r['greedy_mean_bananas']:.1f}, random {r['random_mean_bananas']:.1f}; illegal actions {r['illegal']}\n"
+              f"win: {SHARED_WIN}")
     if args.json:
         print(json.dumps(rows))
 

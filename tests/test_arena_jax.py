@@ -27,7 +27,7 @@ def test_jax_tournament_rows_are_deterministic_and_survive_lost_games(tmp_path):
     assert added == 8
     rows = db.games(tour.id)
     for r in rows:
-        assert r["engine"] == "jax" and r["ranks"] == ranks_of(r["scores"]) and r["rounds"] > 3
+        assert r["engine"] == "jax" and r["rounds"] > 3
         assert r["end_trigger"] in ("arches", "bricks", "columns", "arches and bricks")
     assert [r["seed"] for r in rows] == [21, 21, 22, 22, 23, 23, 24, 24]
     # Games lost from the middle of chunks are played again exactly as before.
@@ -44,4 +44,7 @@ def test_jax_tournament_rows_are_deterministic_and_survive_lost_games(tmp_path):
                    agent_key=derived_seed(21, chunk.deals[0], chunk.seating_index))
     recorded = [g for g in rows if g["game_index"] in chunk.indices]
     assert [g["scores"] for g in recorded] == r.scores.tolist()
+    # The recorded ranks are the rulebook's places (the Monkey trophy's holder wins a tie).
+    assert [g["ranks"] for g in recorded] == r.places.tolist()
+    assert all(g["ranks"] == ranks_of(g["scores"], int(m)) for g, m in zip(recorded, r.holders[:, 0]))
     assert np.all(r.decisions > 0)

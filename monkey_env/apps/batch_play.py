@@ -8,6 +8,10 @@ Each step asks every seat's agent for the whole batch, with empty legal masks fo
 where another seat is to play, and keeps, per game, the action of the seat to play. An agent
 that skips games without a legal action (as finished games have), like the greedy one, so
 spends its effort only on its own decisions.
+
+Who won each game is the rulebook's (monkey_env.core.outcome): ``places`` come from the final
+scores with the Monkey trophy's holder winning a tie (``JaxGame.batch_places``); a win shared
+by k seats that the tie-break does not settle counts 1/k for each (``win_shares``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from monkey_env.core.outcome import batch_places
 from monkey_env.monkey_palace.jaxgame.env import JaxGame
 
 END_KIND_NAMES = ("arches", "bricks", "columns", "arches and bricks")
@@ -44,15 +49,46 @@ class BatchResult:
     #                                           (turns it paid its recurring supply)
     holders: np.ndarray | None = None         # (B, 3) seat holding the monkey, butterfly, frog trophy at the end; -1
     bonus_cards: np.ndarray | None = None     # (B, players) bonus cards earned
+    places: np.ndarray | None = None          # (B, players) rulebook place of each seat, 1 = winner
 
     def ranks(self) -> np.ndarray:
-        """(B, players) rank of each seat, 1 = best; tied seats share the better rank."""
-        s = self.scores
-        return 1 + (s[:, None, :] > s[:, :, None]).sum(-1)
+        """(B, players) place of each seat, 1 = best, by the rulebook (monkey_env.core.outcome): more
+        Banana Points, and on equal points the Monkey trophy's holder; other tied seats share a place."""
+        if self.places is not None:
+            return self.places
+        scores = np.asarray(self.scores)
+        monkey = np.full(len(scores), -1) if self.holders is None else np.asarray(self.holders)[:, 0]
+        return batch_places(scores, np.full(len(scores), scores.shape[1]), monkey)
 
     def winners(self) -> np.ndarray:
-        """(B, players) bool: seats with the highest score (ties all win)."""
-        return self.scores == self.scores.max(1, keepdims=True)
+        """(B, players) bool: the rulebook's winners (several only for a tie the Monkey does not settle)."""
+        return self.ranks() == 1
+
+    def win_shares(self) -> np.ndarray:
+        """(B, players) each seat's share of the win: 1 alone, 1/k for each of k tied winners."""
+        w = self.winners().astype(float)
+        return w / w.sum(1, keepdims=True)
+
+    def take(self, rows) -> "BatchResult":
+        """The games at these rows (an index array or slice); ``seconds`` is shared out by games."""
+        rows = np.arange(len(self.seeds))[rows]
+        pick = lambda v: None if v is None else np.asarray(v)[rows]  # noqa: E731
+        return BatchResult(
+            seeds=self.seeds[rows], scores=self.scores[rows], rounds=self.rounds[rows], end_kind=self.end_kind[rows],
+            illegal=self.illegal[rows], decisions=self.decisions[rows], card_owner=self.card_owner[rows],
+            card_round=self.card_round[rows], colour_builds=self.colour_builds[rows],
+            seconds=self.seconds * len(rows) / max(len(self.seeds), 1), extra=dict(self.extra),
+            card_top_turns=pick(self.card_top_turns), holders=pick(self.holders), bonus_cards=pick(self.bonus_cards),
+            places=pick(self.places))
+
+    @staticmethod
+    def concat(parts: list["BatchResult"]) -> "BatchResult":
+        """One result of several batches' games, in order."""
+        cat = lambda name: (None if any(getattr(p, name) is None for p in parts)  # noqa: E731
+                            else np.concatenate([getattr(p, name) for p in parts]))
+        names = ("seeds", "scores", "rounds", "end_kind", "illegal", "decisions", "card_owner", "card_round",
+                 "colour_builds", "card_top_turns", "holders", "bonus_cards", "places")
+        return BatchResult(**{n: cat(n) for n in names}, seconds=sum(p.seconds for p in parts))
 
 
 def game_keys(seeds: np.ndarray) -> jax.Array:
@@ -74,7 +110,7 @@ def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, s
             raise ValueError(f"agent {getattr(a, 'name', a)!r} has no act_batch; play it on the reference engine")
     seeds = np.asarray(seeds, np.int64)
     batch = len(seeds)
-    params = jg.params(players, map, **(options or {}))
+    params = jg.params(players=players, map=map, **(options or {}))
     t0 = time.perf_counter()
     states = jg.batch_init(game_keys(seeds), params)
     key = jax.random.PRNGKey(agent_key)
@@ -128,4 +164,5 @@ def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, s
                        card_owner=np.asarray(states.card_owner).astype(np.int64), card_round=card_round,
                        colour_builds=colour_builds, seconds=time.perf_counter() - t0,
                        card_top_turns=card_top_turns, holders=np.asarray(states.holders).astype(np.int64),
-                       bonus_cards=np.asarray(states.bonus_cards)[:, :players].astype(np.int64))
+                       bonus_cards=np.asarray(states.bonus_cards)[:, :players].astype(np.int64),
+                       places=np.asarray(jg.batch_places(states))[:, :players].astype(np.int64))

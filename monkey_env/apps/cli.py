@@ -10,12 +10,11 @@ import sys
 from pathlib import Path
 
 from monkey_env.monkey_palace.config import ConfigError
-from monkey_env.monkey_palace.engine import Game, GameOptions, SaveFileError, _read_json
-from monkey_env.monkey_palace.game_data import load_game_data
+from monkey_env.monkey_palace.engine import Game, SaveFileError, _read_json
 from monkey_env.core.jax_cache import enable_compilation_cache
 from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
 from monkey_env.games import DEFAULT_GAME, game_names, game_spec
-from monkey_env.apps.simulate import AGENTS, make_agent, play_game
+from monkey_env.apps.simulate import AGENTS, make_agent
 
 
 # Further subcommands, each in its own module with a register(subparsers) function.
@@ -63,41 +62,48 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             make_agent(n, 0)
         except ValueError as e:
             raise SystemExit(str(e))
-    data = load_game_data(args.map)
-    readings = dict(monkey_move=args.monkey_move, butterfly_rule=args.butterfly_rule, end_trigger=args.end_trigger)
+    from monkey_env.apps.results_table import play_games
+
+    options = game_options(args)          # every game option flag and --config-dir; game i uses seed + i
+    data = options.game_data()
     out_dir = Path(args.out) if args.out else None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
-    results = []
-    for i in tqdm(range(args.games), desc="games", unit="game", file=sys.stderr, disable=args.quiet):
-        seed = args.seed + i
-        options = GameOptions(players=args.players, map=str(args.map), butterfly=args.butterfly,
-                              frog=args.frog, seed=seed, **readings)
-        agents = [make_agent(n, seed=seed * 10 + s) for s, n in enumerate(names)]
-        game, result = play_game(options, agents, data)
-        results.append(result)
+
+    def each(game, result) -> None:
         if out_dir:
-            game.save(out_dir / f"game_{seed}.json")
+            game.save(out_dir / f"game_{result['seed']}.json")
         if args.json:
             print(json.dumps(result), flush=True)
+
+    bar = tqdm(total=args.games, desc="games", unit="game", file=sys.stderr, disable=args.quiet)
+    # Fresh agents per game, seeded from the game's seed: the same command plays the same games.
+    table = play_games(lambda i, seed: [make_agent(n, seed=seed * 10 + s) for s, n in enumerate(names)], options,
+                       range(options.seed, options.seed + args.games), names=names, engine="reference", data=data,
+                       on_game=each, progress=bar.update)
+    bar.close()
     if not args.json:
-        print(summarise(results, names))
+        print(summarise(table, names, f"map {options.map}"))
     return 0
 
 
-def summarise(results: list[dict], names: list[str]) -> str:
-    rounds = [r["rounds"] for r in results]
-    lines = [f"{len(results)} games, {results[0]['players']} players, map {results[0]['map']}: "
+def summarise(table, names: list[str], where: str = "") -> str:
+    """The summary of a simulate run from its results_table.GameResults (win counts are win shares)."""
+    from monkey_env.apps.results_table import SHARED_WIN
+
+    rounds = table.rounds.tolist()
+    lines = [f"{table.n} games, {table.players} players{', ' + where if where else ''}: "
              f"rounds median {statistics.median(rounds)}, range {min(rounds)}-{max(rounds)}"]
     for seat, name in enumerate(names):
-        wins = sum(seat in r["winners"] for r in results)
-        mean = statistics.mean(r["scores"][seat] for r in results)
-        lines.append(f"  seat {seat + 1} ({name}): wins {wins} ({100 * wins / len(results):.0f}%), "
+        wins = float(table.win_shares[:, seat].sum())
+        mean = float(table.scores[:, seat].mean())
+        lines.append(f"  seat {seat + 1} ({name}): wins {wins:g} ({100 * wins / table.n:.0f}%), "
                      f"mean Banana Points {mean:.1f}")
     triggers: dict[str, int] = {}
-    for r in results:
-        triggers[r["end_trigger"]] = triggers.get(r["end_trigger"], 0) + 1
+    for t in table.end_trigger.tolist():
+        triggers[t] = triggers.get(t, 0) + 1
     lines.append("  end triggered by: " + ", ".join(f"{k} {v}" for k, v in sorted(triggers.items())))
+    lines.append(f"  win: {SHARED_WIN}")
     return "\n".join(lines)
 
 

@@ -4,10 +4,11 @@
 
 Seats rotate: with k agents for n seats, game g gives seat s to agent (s + g) mod k, so in
 2-player games each agent plays first in half of them; the same seeds (deals) are used for
-every rotation. A game counts as a win for the agents with the highest score; a tie between
-t players gives each 1/t of a win. The win rate's 95% interval is Wilson's; Banana Points
-have a t interval. Agents that all have ``act_batch`` play in JAX batches; otherwise the
-games are played on the reference engine.
+every rotation. The winner is the rulebook's (monkey_env.core.outcome): the most Banana Points,
+a tie going to the Monkey trophy's holder; a win still shared by k seats gives each 1/k of a
+win. The win rate's 95% interval is Wilson's; Banana Points have a t interval (both from
+monkey_env.apps.balance.stats). The games are played by results_table.play_games: in JAX
+batches when every agent has ``act_batch``, otherwise on the reference engine.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import numpy as np
 
 from monkey_env.agents.registry import make_agent
 from monkey_env.apps.balance.stats import mean_ci, wilson
+from monkey_env.apps.results_table import SHARED_WIN, GameResults, play_games
+from monkey_env.monkey_palace.options import GameOptions
 
 
 def seat_agents(names: list[str], players: int, rotation: int) -> list[str]:
@@ -33,30 +36,34 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
         raise ValueError(f"--agents needs 1 to {players} names for {players} players, got {len(names)}")
     if len(set(names)) != len(names):
         raise ValueError(f"agent names must differ (got {names}); the same agent twice is one agent")
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, got {games}")
     agents = dict(agents or {})
     for i, n in enumerate(names):
         if n not in agents:
             agents[n] = make_agent(n, seed + i)
     rotations = len(names)
-    wins = {n: 0.0 for n in names}
-    seats_played = {n: 0 for n in names}
-    bananas: dict[str, list[int]] = {n: [] for n in names}
     batched = all(hasattr(a, "act_batch") for a in agents.values())
+    game_options = GameOptions(players=players, map=str(map), seed=seed, **(options or {}))
     from tqdm import tqdm
 
     bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, disable=not progress)
+    parts = []
     for rotation in range(rotations):
         count = games // rotations + (1 if rotation < games % rotations else 0)
-        seeds = np.arange(seed, seed + count)
+        if count == 0:
+            continue
         order = seat_agents(names, players, rotation)
-        scores = _play(order, agents, players, map, seeds, batch, options or {}, batched, bar)
-        top = scores.max(1, keepdims=True)
-        share = (scores == top) / (scores == top).sum(1, keepdims=True)
-        for s, n in enumerate(order):
-            wins[n] += float(share[:, s].sum())
-            seats_played[n] += len(seeds)
-            bananas[n].extend(int(v) for v in scores[:, s])
+        parts.append(play_games([agents[n] for n in order], game_options, np.arange(seed, seed + count), names=order,
+                                engine="jax" if batched else "reference", batch=batch,
+                                agent_key=lambda chunk: int(chunk[0]), progress=bar.update))
     bar.close()
+    table = GameResults.concat(parts)
+    per_agent = table.by_agent()
+    none = {"wins": 0.0, "seat_games": 0, "scores": []}          # an agent no game seated (games < agents)
+    wins = {n: per_agent.get(n, none)["wins"] for n in names}
+    seats_played = {n: per_agent.get(n, none)["seat_games"] for n in names}
+    bananas = {n: per_agent.get(n, none)["scores"] for n in names}
     # Each agent's games: every game it sat in (with several seats of one agent, each seat counts).
     win_rate = {n: wilson(wins[n], seats_played[n]) for n in names}
     mean = {n: mean_ci(bananas[n]) for n in names}
@@ -66,39 +73,9 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
         "ci95": {n: [win_rate[n].lo, win_rate[n].hi] for n in names},
         "mean_bananas": {n: mean[n].value for n in names},
         "mean_bananas_ci95": {n: [mean[n].lo, mean[n].hi] for n in names},
-        "seat_games": seats_played, "engine": "jax" if batched else "reference",
+        "seat_games": seats_played, "engine": "jax" if batched else "reference", "shared_win": SHARED_WIN,
         "versions": {n: getattr(agents[n], "version", None) for n in names},
     }
-
-
-def _play(order, agents, players, map, seeds, batch, options, batched, bar) -> np.ndarray:
-    if batched:
-        from monkey_env.apps.batch_play import play_batch
-        from monkey_env.monkey_palace.jaxgame.env import shared_jax_game
-
-        jg = shared_jax_game()
-        out = []
-        for i in range(0, len(seeds), batch):
-            chunk = seeds[i:i + batch]
-            # Pad to one batch shape, so every chunk runs the same compiled code.
-            padded = np.concatenate([chunk, np.full(batch - len(chunk), chunk[-1])]) if len(seeds) > batch else chunk
-            res = play_batch(jg, [agents[n] for n in order], players=players, map=map, seeds=padded,
-                             options=options, agent_key=int(chunk[0]))
-            out.append(res.scores[:len(chunk)])
-            bar.update(len(chunk))
-        return np.concatenate(out)
-    from monkey_env.monkey_palace.engine import GameOptions
-    from monkey_env.monkey_palace.game_data import load_game_data
-    from monkey_env.apps.simulate import play_game
-
-    data = load_game_data(map)
-    out = []
-    for s in seeds:
-        game, _ = play_game(GameOptions(players=players, map=str(map), seed=int(s), **options),
-                            [agents[n] for n in order], data)
-        out.append(game.scores())
-        bar.update(1)
-    return np.asarray(out)
 
 
 def format_table(report: dict) -> str:
@@ -110,6 +87,7 @@ def format_table(report: dict) -> str:
         mlo, mhi = report["mean_bananas_ci95"][n]
         lines.append(f"{n:<16} {report['win_rate'][n]:>9.3f}   [{lo:.3f}, {hi:.3f}]   "
                      f"{report['mean_bananas'][n]:>6.2f} [{mlo:.2f}, {mhi:.2f}]")
+    lines.append(f"win: {report['shared_win']}")
     return "\n".join(lines)
 
 

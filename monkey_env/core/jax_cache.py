@@ -29,3 +29,60 @@ def enable_compilation_cache() -> None:
         import jax
         jax.config.update("jax_compilation_cache_dir", os.environ["JAX_COMPILATION_CACHE_DIR"])
         jax.config.update("jax_persistent_cache_min_compile_time_secs", MIN_COMPILE_SECONDS)
+
+
+def cache_dir() -> str | None:
+    """The compilation cache's folder, or None when it is off."""
+    path = os.environ.get("MONKEY_PALACE_JAX_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "monkey-palace", "jax")
+    return None if path == "off" else path
+
+
+def source_fingerprint(*packages: str) -> str:
+    """A hash of the Python sources of these packages and of the JAX version: what a traced
+    program depends on besides its arguments."""
+    import hashlib
+    import importlib
+    from pathlib import Path
+
+    import jax
+
+    h = hashlib.sha256(jax.__version__.encode())
+    for name in packages:
+        root = Path(importlib.import_module(name).__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def exported_function(fn, example_args: tuple, name: str, fingerprint: str):
+    """``jax.jit(fn)`` for arguments shaped like ``example_args``, traced once per machine.
+
+    A new process normally traces and lowers a program before the compilation cache can
+    answer (about a second for the engine's step). The program is exported (jax.export) to the
+    cache folder the first time and read back later, so only the compiled code is loaded; the
+    name and fingerprint (sources, data, settings) decide when it is made again. With the cache
+    off, or if anything about the export fails, this is plain ``jax.jit(fn)``."""
+    import jax
+
+    folder = cache_dir()
+    if folder is None:
+        return jax.jit(fn)
+    try:
+        from jax import export
+
+        path = os.path.join(folder, "exports", f"{name}-{fingerprint}.jaxexport")
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                program = export.deserialize(bytearray(f.read()))
+        else:
+            program = export.export(jax.jit(fn))(*example_args)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            tmp = f"{path}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as f:
+                f.write(program.serialize())
+            os.replace(tmp, path)          # atomic: a concurrent reader sees all or nothing
+        return jax.jit(program.call)
+    except Exception:   # an old cache file, a JAX without serialization: trace as usual
+        return jax.jit(fn)

@@ -10,7 +10,10 @@ Two engines:
   afresh for each game with a seed drawn from (tournament seed, game index, seat).
 
 The two engines deal differently from the same seed (numpy vs ``jax.random``), so the engine
-is part of each row and of the tournament's identity.
+is part of each row and of the tournament's identity. Both play through
+:func:`monkey_env.apps.results_table.play_games`; a row's ``ranks`` are the rulebook's places
+(monkey_env.core.outcome: on equal points the Monkey trophy's holder ranks first; seats still
+tied share the better place).
 """
 
 from __future__ import annotations
@@ -22,11 +25,14 @@ import numpy as np
 from monkey_env.agents.registry import make_agent
 from monkey_env.apps.arena.schedule import Chunk
 from monkey_env.apps.arena.versions import agent_version
+from monkey_env.core.outcome import places
 
 
-def ranks_of(scores) -> list[int]:
-    """1 = best; tied seats share the better rank (the rating models take ties as ties)."""
-    return [1 + sum(o > s for o in scores) for s in scores]
+def ranks_of(scores, tie_break_seat: int = -1) -> list[int]:
+    """The rulebook's places, 1 = best: more points, or equal points and the tie-break (the Monkey
+    trophy's holder, -1 none); seats still tied share the better place (the rating models take
+    them as ties). monkey_env.core.outcome.places."""
+    return places(scores, tie_break_seat)
 
 
 def derived_seed(*parts: int) -> int:
@@ -40,11 +46,11 @@ def use_jax_cache() -> None:
     enable_compilation_cache()
 
 
-def shared_jax_game():
-    """One JaxGame per process: its compiled programs serve every tournament played here."""
+def shared_jax_game(options=None):
+    """One JaxGame per process and game data: its compiled programs serve every tournament played here."""
     use_jax_cache()
-    from monkey_env.monkey_palace.jaxgame.env import shared_jax_game as shared
-    return shared()
+    from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+    return jax_game_for(options)
 
 
 class ChunkPlayer:
@@ -71,39 +77,43 @@ class ChunkPlayer:
             return self._play_jax(chunk, todo)
         return [self._play_reference(chunk, i) for i in todo]
 
-    def _row(self, chunk: Chunk, i: int, scores, rounds: int, end_trigger: str, decisions: int,
-             duration: float) -> dict:
+    def _options(self, seed: int = 0):
+        from monkey_env.monkey_palace.options import GameOptions
+
         s = self.spec
-        scores = [int(v) for v in scores]
+        return GameOptions(players=s["players"], map=str(s["map"]), seed=int(seed), **s["options"])
+
+    def _row(self, chunk: Chunk, i: int, table, g: int, duration: float) -> dict:
+        """Row of the chunk's game i, from game g of a results_table.GameResults."""
+        s = self.spec
         return {"game_index": chunk.indices[i], "deal": chunk.deals[i], "seed": chunk.seeds[i],
                 "config_hash": s["config_hash"], "map": str(s["map"]), "players": s["players"],
                 "options": s["options"], "engine": s["engine"], "seats": list(chunk.seating),
-                "versions": [self.version(n) for n in chunk.seating], "scores": scores, "ranks": ranks_of(scores),
-                "rounds": int(rounds), "end_trigger": end_trigger, "decisions": int(decisions),
-                "duration": float(duration)}
+                "versions": [self.version(n) for n in chunk.seating],
+                "scores": [int(v) for v in table.scores[g]], "ranks": [int(v) for v in table.places[g]],
+                "rounds": int(table.rounds[g]), "end_trigger": str(table.end_trigger[g]),
+                "decisions": int(table.decisions[g]), "duration": float(duration)}
 
     def _play_reference(self, chunk: Chunk, i: int) -> dict:
-        from monkey_env.monkey_palace.engine import GameOptions
-        from monkey_env.monkey_palace.game_data import load_game_data
-        from monkey_env.apps.simulate import play_game
+        from monkey_env.apps.results_table import play_games
 
         s = self.spec
+        options = self._options(chunk.seeds[i])
         if self._data is None:
-            self._data = load_game_data(s["map"])
+            self._data = options.game_data()
         index = chunk.indices[i]
-        agents = [make_agent(name, seed=derived_seed(s["seed"], index, seat)) for seat, name in enumerate(chunk.seating)]
-        options = GameOptions(players=s["players"], map=str(s["map"]), seed=chunk.seeds[i], **s["options"])
         t0 = time.perf_counter()
-        game, summary = play_game(options, agents, self._data)
-        return self._row(chunk, i, summary["scores"], summary["rounds"], summary["end_trigger"],
-                         summary["decisions"], time.perf_counter() - t0)
+        table = play_games(lambda _, __: [make_agent(name, seed=derived_seed(s["seed"], index, seat))
+                                          for seat, name in enumerate(chunk.seating)],
+                           options, [chunk.seeds[i]], names=list(chunk.seating), engine="reference", data=self._data)
+        return self._row(chunk, i, table, 0, time.perf_counter() - t0)
 
     def _play_jax(self, chunk: Chunk, todo: list[int]) -> list[dict]:
-        from monkey_env.apps.batch_play import END_KIND_NAMES, play_batch
+        from monkey_env.apps.results_table import play_games
 
         s = self.spec
         if self._jax_game is None:
-            self._jax_game = shared_jax_game()
+            self._jax_game = shared_jax_game(self._options())
         for name in chunk.seating:
             if name not in self._batch_agents:
                 self._batch_agents[name] = make_agent(name, 0)   # act_batch draws from the key
@@ -112,11 +122,7 @@ class ChunkPlayer:
         # for every chunk, and a game plays the same whether or not its neighbours were recorded.
         seeds = list(chunk.seeds) + [chunk.seeds[-1]] * (s["chunk"] - len(chunk.seeds))
         key = derived_seed(s["seed"], chunk.deals[0], chunk.seating_index)
-        r = play_batch(self._jax_game, agents, players=s["players"], map=s["map"], seeds=seeds,
-                       options=s["options"], agent_key=key)
-        per_game = r.seconds / len(todo)
-        rows = []
-        for i in todo:
-            end = "illegal action" if r.illegal[i] else (END_KIND_NAMES[r.end_kind[i]] if r.end_kind[i] >= 0 else "")
-            rows.append(self._row(chunk, i, r.scores[i], r.rounds[i], end, r.decisions[i], per_game))
-        return rows
+        table = play_games(agents, self._options(), seeds, names=list(chunk.seating), engine="jax",
+                           batch=len(seeds), pad=False, agent_key=key, jax_game=self._jax_game)
+        per_game = float(table.duration.sum()) / len(todo)
+        return [self._row(chunk, i, table, i, per_game) for i in todo]

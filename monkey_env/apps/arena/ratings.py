@@ -1,21 +1,28 @@
 """Ratings and statistics of a tournament's games (rows of the results database).
 
+A game's ranks are the rulebook's places (monkey_env.core.outcome, written by arena.games): more
+Banana Points, and on equal points the Monkey trophy's holder ranks first; seats still tied
+share a place.
+
 - openskill's Plackett-Luce model rates 2-4-player games from each game's ranks, with an
   uncertainty (sigma); the leaderboard sorts by the conservative ``ordinal = mu - 3 sigma``.
   Games are rated in schedule order, so the same games give the same ratings.
-- Pairwise win rates: in every game where A and B both played, A beat B if A ranked better,
-  a tie counts half; 95% Wilson intervals.
-- Mean Banana Points per agent with a 95% normal interval.
+- Pairwise win rates: in every game where A and B both played, A beat B if A placed better;
+  a shared place counts half (the win shared by the two, 1/k with k = 2); 95% Wilson intervals.
+- First place per agent: its share of the wins (a win shared by k seats counts 1/k), as every
+  win rate of the package counts it.
+- Mean Banana Points per agent with a 95% t interval.
+
+Intervals come from the one statistics module, monkey_env.apps.balance.stats.
 """
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 
 from openskill.models import PlackettLuce
 
-Z95 = 1.959964
+from monkey_env.apps.balance.stats import mean_ci, wilson
 
 
 def openskill_ratings(games: list[dict], agents: list[str]) -> dict[str, dict]:
@@ -34,16 +41,6 @@ def openskill_ratings(games: list[dict], agents: list[str]) -> dict[str, dict]:
     return {a: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma} for a, r in ratings.items()}
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion (successes may be fractional: ties count half)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def win_matrix(games: list[dict], agents: list[str]) -> dict[str, dict[str, dict]]:
     """matrix[a][b]: how a did against b, over the games where both played."""
     counts = {a: {b: [0, 0, 0] for b in agents if b != a} for a in agents}     # wins, ties, losses
@@ -60,36 +57,36 @@ def win_matrix(games: list[dict], agents: list[str]) -> dict[str, dict[str, dict
         out[a] = {}
         for b, (w, t, l) in row.items():
             n = w + t + l
-            low, high = wilson(w + t / 2, n)
+            e = wilson(w + t / 2, n)
             out[a][b] = {"games": n, "wins": w, "ties": t, "losses": l,
-                         "win_rate": (w + t / 2) / n if n else None, "ci95": [low, high]}
+                         "win_rate": (w + t / 2) / n if n else None, "ci95": [e.lo, e.hi] if n else [0.0, 1.0]}
     return out
 
 
 def agent_stats(games: list[dict], agents: list[str]) -> dict[str, dict]:
-    """Games played, share of first places (ties included), mean Banana Points with a 95% interval."""
+    """Games played, win rate ("first_place": a win shared by k seats counts 1/k) with its 95%
+    Wilson interval, mean Banana Points with a 95% t interval."""
     points = {a: [] for a in agents}
-    firsts = {a: 0 for a in agents}
+    firsts = {a: 0.0 for a in agents}
     seat_games = {a: 0 for a in agents}
     for g in games:
+        k = sum(r == 1 for r in g["ranks"])
         for a, s, r in zip(g["seats"], g["scores"], g["ranks"]):
             points[a].append(s)
             seat_games[a] += 1
-            firsts[a] += r == 1
+            firsts[a] += 1.0 / k if r == 1 else 0.0
     out = {}
     for a in agents:
-        xs = points[a]
-        n = len(xs)
-        mean = sum(xs) / n if n else None
-        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+        n = len(points[a])
+        m, w = mean_ci(points[a]), wilson(firsts[a], n)
         out[a] = {"seat_games": seat_games[a], "first_place": firsts[a] / n if n else None,
-                  "mean_bananas": mean, "bananas_ci95": [mean - Z95 * sd / math.sqrt(n), mean + Z95 * sd / math.sqrt(n)]
-                  if n else None}
+                  "first_place_ci95": [w.lo, w.hi] if n else None, "mean_bananas": m.value if n else None,
+                  "bananas_ci95": ([m.lo, m.hi] if n > 1 else [m.value, m.value]) if n else None}
     return out
 
 
 def seat_stats(games: list[dict]) -> list[dict]:
-    """Mean Banana Points and first-place share of each seat, whoever sat there (seat advantage)."""
+    """Mean Banana Points and win rate (a win shared by k counts 1/k) of each seat, whoever sat there."""
     if not games:
         return []
     players = len(games[0]["seats"])
@@ -97,5 +94,6 @@ def seat_stats(games: list[dict]) -> list[dict]:
     for seat in range(players):
         scores = [g["scores"][seat] for g in games]
         out.append({"seat": seat + 1, "mean_bananas": sum(scores) / len(scores),
-                    "first_place": sum(g["ranks"][seat] == 1 for g in games) / len(games)})
+                    "first_place": sum((g["ranks"][seat] == 1) / sum(r == 1 for r in g["ranks"])
+                                       for g in games) / len(games)})
     return out

@@ -8,6 +8,7 @@ from collections import Counter
 from monkey_env.apps.arena.ratings import agent_stats, openskill_ratings, seat_stats, win_matrix
 from monkey_env.apps.arena.results import Results
 from monkey_env.apps.arena.schedule import Schedule
+from monkey_env.apps.results_table import SHARED_WIN
 
 
 def build_report(db: Results, tournament_id: int | None = None) -> dict:
@@ -33,6 +34,7 @@ def build_report(db: Results, tournament_id: int | None = None) -> dict:
         "rounds_mean": sum(rounds) / len(rounds) if rounds else None,
         "end_triggers": dict(Counter(g["end_trigger"] for g in games)),
         "seconds_played": sum(g["duration"] for g in games),
+        "shared_win": SHARED_WIN + " (pairwise: a shared place counts half)",
     }
 
 
@@ -53,13 +55,13 @@ def print_report(report: dict, console=None) -> None:
     console.print(f"[bold]Tournament {t['id']}[/bold] in {report['database']}: {report['games_recorded']} games, "
                   f"{t['players']} players, map {t['map']}, {t['engine']} engine, seed {t['seed']} ({opts})")
     board = Table(title="Leaderboard (openskill Plackett-Luce, sorted by mu - 3 sigma)")
-    for col in ("#", "agent", "version", "mu", "sigma", "mu-3σ", "games", "1st place", "mean Banana Points (95% CI)"):
+    for col in ("#", "agent", "version", "mu", "sigma", "mu-3σ", "games", "win share", "mean Banana Points (95% CI)"):
         board.add_column(col, justify="left" if col in ("agent", "version") else "right")
     for r in board_rows(report):
         board.add_row(*r)
     console.print(board)
     agents = [r["agent"] for r in report["leaderboard"]]
-    matrix = Table(title="Win rate of row against column (ties count half), 95% CI")
+    matrix = Table(title="Win rate of row against column (a shared place counts half), 95% CI")
     matrix.add_column("")
     for a in agents:
         matrix.add_column(a, justify="center")
@@ -81,6 +83,7 @@ def print_report(report: dict, console=None) -> None:
     if report["rounds_mean"] is not None:
         ends = ", ".join(f"{k or 'none'} {v}" for k, v in sorted(report["end_triggers"].items()))
         console.print(f"rounds: mean {report['rounds_mean']:.1f}; end triggered by: {ends}")
+    console.print(f"win: {report.get('shared_win', SHARED_WIN)}")
 
 
 def board_rows(report: dict) -> list[list[str]]:

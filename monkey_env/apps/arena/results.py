@@ -41,7 +41,7 @@ CREATE TABLE games (
     seats         TEXT NOT NULL,            -- JSON list: agent name per seat
     versions      TEXT NOT NULL,            -- JSON list: agent version / checkpoint / code hash per seat
     scores        TEXT NOT NULL,            -- JSON list: Banana Points per seat
-    ranks         TEXT NOT NULL,            -- JSON list: 1 = best, tied seats share the better rank
+    ranks         TEXT NOT NULL,            -- JSON list: rulebook places, 1 = best (core.outcome: the Monkey wins a tie)
     rounds        INTEGER NOT NULL,
     end_trigger   TEXT NOT NULL,
     decisions     INTEGER NOT NULL,

@@ -40,7 +40,7 @@ class Plan:
 def plan_tournament(agents: list[str], players: int, map: str, options: dict, games: int, seed: int,
                     engine: str = "auto", chunk: int | None = None) -> Plan:
     """Check the inputs and fix the tournament; raises ValueError naming what is wrong."""
-    from monkey_env.monkey_palace.engine import GameOptions
+    from monkey_env.monkey_palace.options import GameOptions
     from monkey_env.monkey_palace.game_data import load_game_data
 
     agents = [a.strip() for a in agents]

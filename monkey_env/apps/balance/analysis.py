@@ -4,8 +4,10 @@ Every figure carries its sample size and interval (``stats.Estimate.to_dict``) a
 differences, a p-value and whether it is significant at 5 %.
 
 Conventions
-- **Win** = first place; a tie for first between k seats gives each of them 1/k of a win, so the
-  seats' win rates of a cell sum to 1 and the fair rate is exactly 1/players.
+- **Win** = first place by the rulebook (monkey_env.core.outcome): the most Banana Points, a tie
+  going to the Monkey trophy's holder; a tie for first the Monkey does not settle, between k
+  seats, gives each of them 1/k of a win, so the seats' win rates of a cell sum to 1 and the
+  fair rate is exactly 1/players. ``ties`` is the share of games with such a shared win.
 - Seat shares of the same games are not independent: differences between seats use
   :func:`stats.multinomial_diff` (win shares) and :func:`stats.paired_diff` (scores), and the
   "no seat advantage at all" test is a chi-square over the seats' wins.
@@ -28,9 +30,9 @@ TROPHIES = ("monkey", "butterfly", "frog")
 
 
 def split_wins(rec: Records) -> np.ndarray:
-    """(G, P) share of the win of each seat: 1 for a sole winner, 1/k for each of k tied winners."""
-    w = rec.winners().astype(float)
-    return w / w.sum(1, keepdims=True)
+    """(G, P) share of the win of each seat: 1 for a sole winner (the Monkey trophy's holder wins a
+    tie on points), 1/k for each of k still tied winners (Records.win_shares)."""
+    return rec.win_shares()
 
 
 def _d(e: S.Estimate) -> dict:
@@ -145,7 +147,7 @@ def skill_section(ds: Dataset) -> dict:
         margin = np.concatenate(margin)
         win = S.wilson(k_a, n)
         # Is A's win rate different from 1/2 (equal strength)? z test of one proportion.
-        p_half = float(2 * S._st.norm.sf(abs(k_a / n - 0.5) / math.sqrt(0.25 / n))) if n else float("nan")
+        p_half = S.one_proportion_p(k_a, n, 0.5)
         out.append(dict(a=a, b=b, map=m, n=n, a_win=_d(win), a_margin=_d(S.paired_diff(margin, np.zeros_like(margin))),
                         p_vs_half=p_half, significant=bool(p_half < 0.05)))
     profiles = []
@@ -280,7 +282,8 @@ def _option_row(rec: Records, base: Records | None) -> dict:
                seat_chi_square_p=p_chi,
                margin=_d(S.mean_ci(np.sort(rec.scores, 1)[:, -1] - np.sort(rec.scores, 1)[:, -2])))
     trophies = {}
-    for t, name in enumerate(TROPHIES):
+    # Games read from the arena database (no card records) know the Monkey's holder only from a tie it broke.
+    for t, name in enumerate(TROPHIES if rec.card_owner.shape[1] else ()):
         held = rec.holders[:, t] >= 0
         if held.any():
             holder = rec.holders[held, t]

@@ -4,6 +4,9 @@ The arena records per game: players, map, options, the agent of each seat, score
 what ended the game. It does not record cards or stud colours, so a report from a database has
 the seat, map (scores, length, end) and skill figures, and no card, pile or colour figures.
 
+- who won: the recorded ranks are the rulebook's places (the Monkey trophy's holder wins a tie on
+  points); the seat that won a tie becomes the Monkey holder of the records, so the balance
+  figures count the same winners (other trophies are not recorded: -1);
 - every seat the same agent, no option: a "seats" cell (per players and map);
 - the same with the Butterfly and/or the Frog: an "options" cell;
 - 2 players, two different agents: a "skill" cell (one per seat order);
@@ -41,8 +44,20 @@ def _cell_of(g: dict) -> Cell | None:
     return Cell(kind, players, str(g["map"]), option, seats, variant)
 
 
+def _tie_break_seat(g: dict) -> int:
+    """The seat that won a tie on points in this game (the Monkey trophy's holder), read from the
+    recorded rulebook ranks; -1 when no tie was broken (then the holder does not matter)."""
+    scores, ranks = g["scores"], g["ranks"]
+    for i, (s, r) in enumerate(zip(scores, ranks)):
+        if any(j != i and t == s and ranks[j] > r for j, t in enumerate(scores)):
+            return i
+    return -1
+
+
 def _records(games: list[dict]) -> Records:
     n, P = len(games), int(games[0]["players"])
+    holders = np.full((n, 3), -1, np.int64)     # butterfly and frog holders are not recorded
+    holders[:, 0] = [_tie_break_seat(g) for g in games]
     scores = np.asarray([g["scores"] for g in games], np.int64)
     end = np.asarray([END_KIND_NAMES.index(g["end_trigger"]) if g["end_trigger"] in END_KIND_NAMES else -1
                       for g in games], np.int64)
@@ -52,7 +67,7 @@ def _records(games: list[dict]) -> Records:
                    decisions=np.asarray([g["decisions"] for g in games], np.int64),
                    card_owner=np.zeros((n, 0), np.int64), card_round=np.zeros((n, 0), np.int64),
                    card_top_turns=np.zeros((n, 0), np.int64), colour_builds=np.zeros((n, P, 3), np.int64),
-                   holders=np.full((n, 3), -1, np.int64), bonus_cards=np.zeros((n, P), np.int64),
+                   holders=holders, bonus_cards=np.zeros((n, P), np.int64),
                    seconds=float(sum(g["duration"] for g in games)))
 
 

@@ -6,7 +6,11 @@ so the engine (and the agents) compile once per game data: a cell's last batch i
 extra seeds and the extra games are dropped.
 
 The deal of game `seed` is the same in every cell (``batch_play.game_keys``): cells that differ
-only by their data (what-ifs) or options are played on the same deals.
+only by their data (what-ifs) or options are played on the same deals. The games are played by
+:func:`monkey_env.apps.results_table.play_games` (on the JAX engine).
+
+Who won is the rulebook's (monkey_env.core.outcome): the most Banana Points, a tie going to the
+Monkey trophy's holder (``holders[:, 0]``); a win still shared by k seats counts 1/k to each.
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from monkey_env.apps.batch_play import END_KIND_NAMES, BatchResult, play_batch
+from monkey_env.apps.batch_play import END_KIND_NAMES, BatchResult
+from monkey_env.core.outcome import batch_places
 
 OPTION_SETS = {"none": {}, "butterfly": {"butterfly": True}, "frog": {"frog": True},
                "both": {"butterfly": True, "frog": True}}
@@ -71,12 +76,22 @@ class Records:
     def players(self) -> int:
         return self.scores.shape[1]
 
+    def places(self) -> np.ndarray:
+        """(G, P) the rulebook's place of each seat, 1 = winner: more Banana Points, or as many and
+        the Monkey trophy (holders[:, 0], -1 nobody); seats still tied share the better place."""
+        return np.asarray(batch_places(self.scores, np.full(self.n, self.players), self.holders[:, 0]))
+
     def winners(self) -> np.ndarray:
-        """(G, P) bool: the seats with the highest score (a tie makes every tied seat a winner)."""
-        return self.scores == self.scores.max(1, keepdims=True)
+        """(G, P) bool: the rulebook's winners (several only on a tie the Monkey does not settle)."""
+        return self.places() == 1
+
+    def win_shares(self) -> np.ndarray:
+        """(G, P) share of the win of each seat: 1 for a sole winner, 1/k for each of k tied winners."""
+        w = self.winners().astype(float)
+        return w / np.maximum(w.sum(1, keepdims=True), 1)
 
     def sole_winner(self) -> np.ndarray:
-        """(G,) the seat that won alone, -1 on a tie for first."""
+        """(G,) the seat that won alone, -1 on a shared win."""
         w = self.winners()
         return np.where(w.sum(1) == 1, w.argmax(1), -1)
 
@@ -197,18 +212,18 @@ class Collector:
         map_arg = self._map_files.get((cell.variant, cell.map), cell.map)
         if str(map_arg).isdigit():
             map_arg = int(map_arg)
+        from monkey_env.apps.results_table import play_games
+        from monkey_env.monkey_palace.options import GameOptions
+
         agents = [self.agent(n, s) for s, n in enumerate(cell.lineup)]
         seed0 = self.seed if seed0 is None else seed0
-        parts = []
         t0 = time.perf_counter()
-        for start in range(0, games, self.batch):
-            keep = min(self.batch, games - start)
-            seeds = seed0 + start + np.arange(self.batch)
-            r = play_batch(jg, agents, players=cell.players, map=map_arg, seeds=seeds,
-                           options=OPTION_SETS[cell.options], agent_key=int(seeds[0]) * 7 + cell.players,
-                           max_decisions=self.max_decisions, share_agents=True)
-            parts.append(Records.from_batch(r, keep))
-        rec = Records.concat(parts)
+        # Every batch filled to self.batch (pad): one compiled shape; the extra games are dropped.
+        table = play_games(agents, GameOptions(players=cell.players, map=str(map_arg), **OPTION_SETS[cell.options]),
+                           seed0 + np.arange(games), names=list(cell.lineup), engine="jax", batch=self.batch, pad=True,
+                           agent_key=lambda chunk: int(chunk[0]) * 7 + cell.players,
+                           max_decisions=self.max_decisions, share_agents=True, jax_game=jg)
+        rec = Records.from_batch(table.batch)
         rec.seconds = time.perf_counter() - t0
         if self.progress:
             print(f"  {cell.key}: {games} games in {rec.seconds:.1f} s", file=sys.stderr, flush=True)

@@ -360,7 +360,7 @@ def tables(fig: dict) -> list[tuple[str, list[str], list[list[str]]]]:
             rows.append([str(c["players"]), c["map"], str(s["seat"]), fmt(s["win"], True), fmt(s["bananas"], digits=2),
                          f"{c['chi_square']['p_value']:.2g}" + ("" if c["chi_square"]["significant"] else " (n.s.)")
                          + (" *" if c["chi_square"].get("significant_after_holm") else "")])
-    t.append(("Seats: win rate (a tie shares the win) and mean Banana Points, 95% CI; chi-square test of equal seats "
+    t.append(("Seats: win rate (the Monkey trophy's holder wins a tie on points; a win still shared by k seats counts 1/k) and mean Banana Points, 95% CI; chi-square test of equal seats "
               "(* significant after Holm's correction over the maps of a player count)",
               ["players", "map", "seat", "win rate", "Banana Points", "seats equal? p"], rows))
     rows = [[str(c["players"]), c["map"], fmt(c["score"], digits=2), fmt(c["winner_score"], digits=2),

@@ -1,19 +1,24 @@
-"""The statistics of the balance report: intervals for proportions and means, differences, tests.
+"""The statistics of the applications (balance report, evaluate, arena): intervals for proportions
+and means, differences, tests. The one statistics module of the package: nothing else computes
+an interval or a test by hand.
 
 Every function returns an :class:`Estimate` (value, interval, sample size, and a p-value where a
 test belongs to the figure), so that no figure of the report goes out without its n and CI.
 
-- proportions: Wilson score interval (:func:`wilson`);
-- means: Student t interval (:func:`mean_ci`);
+- proportions: Wilson score interval (:func:`wilson`, statsmodels ``proportion_confint``); the
+  successes may be fractional (a shared win counts 1/k, monkey_env.core.outcome.win_shares);
+- means: Student t interval (:func:`mean_ci`, scipy);
 - difference of two independent proportions: Newcombe's hybrid score interval (method 10 of
-  Newcombe 1998) with the pooled two-proportion z test (:func:`diff_proportions`);
-- difference of two independent means: Welch (:func:`diff_means`); paired: :func:`paired_diff`;
+  Newcombe 1998, statsmodels ``confint_proportions_2indep(method="newcomb")``) with the pooled
+  two-proportion z test (statsmodels ``proportions_ztest``) (:func:`diff_proportions`);
+- difference of two independent means: Welch (:func:`diff_means`, scipy ``ttest_ind(equal_var=False)``);
+  paired: :func:`paired_diff` (scipy ``ttest_rel``);
 - difference of two categories of one multinomial sample (seat win shares of the same games,
-  which are not independent): :func:`multinomial_diff`;
-- all categories equally likely (is there a seat advantage at all?): :func:`chisq_uniform`;
-- many tests at once (cards, piles): Holm's step-down correction (:func:`holm`).
-
-scipy is a dependency of jax, so it is always there.
+  which are not independent): :func:`multinomial_diff` (no library has it: Wald with the
+  multinomial covariance);
+- one proportion against a fixed value (is A's win rate 1/2?): :func:`one_proportion_p`;
+- all categories equally likely (is there a seat advantage at all?): :func:`chisq_uniform` (scipy ``chisquare``);
+- many tests at once (cards, piles): Holm's step-down correction (:func:`holm`, statsmodels ``multipletests``).
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from statistics import NormalDist
 
 import numpy as np
 from scipy import stats as _st
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint, proportions_ztest
 
 CONF = 0.95
 
@@ -77,17 +84,14 @@ NAN = float("nan")
 
 
 def wilson(k: float, n: int, conf: float = CONF) -> Estimate:
-    """Wilson score interval for a proportion k/n (no continuity correction)."""
+    """Wilson score interval for a proportion k/n (no continuity correction); k may be fractional."""
     if n <= 0:
         return Estimate(NAN, NAN, NAN, 0, conf=conf)
-    z = z_value(conf)
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if k <= 0 else max(0.0, centre - half)
-    hi = 1.0 if k >= n else min(1.0, centre + half)
-    return Estimate(p, lo, hi, int(n), conf=conf)
+    k = float(k)
+    lo, hi = proportion_confint(k, n, alpha=1 - conf, method="wilson")
+    lo = 0.0 if k <= 0 else max(0.0, float(lo))
+    hi = 1.0 if k >= n else min(1.0, float(hi))
+    return Estimate(k / n, lo, hi, int(n), conf=conf)
 
 
 def mean_ci(x, conf: float = CONF) -> Estimate:
@@ -109,15 +113,15 @@ def diff_proportions(k1: float, n1: int, k2: float, n2: int, conf: float = CONF)
     n of the estimate is n1 + n2."""
     if n1 <= 0 or n2 <= 0:
         return Estimate(NAN, NAN, NAN, max(n1, 0) + max(n2, 0), conf=conf)
-    a, b = wilson(k1, n1, conf), wilson(k2, n2, conf)
-    p1, p2 = a.value, b.value
-    d = p1 - p2
-    lo = d - math.sqrt((p1 - a.lo) ** 2 + (b.hi - p2) ** 2)
-    hi = d + math.sqrt((a.hi - p1) ** 2 + (p2 - b.lo) ** 2)
+    k1, k2 = float(k1), float(k2)
+    d = k1 / n1 - k2 / n2
+    lo, hi = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff", alpha=1 - conf)
     pool = (k1 + k2) / (n1 + n2)
-    se = math.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
-    p = 1.0 if se == 0 else float(2 * _st.norm.sf(abs(d) / se))
-    return Estimate(d, lo, hi, int(n1 + n2), p, conf)
+    if pool <= 0 or pool >= 1:          # no variance: nothing to test
+        p = 1.0
+    else:
+        p = float(proportions_ztest([k1, k2], [n1, n2])[1])
+    return Estimate(d, float(lo), float(hi), int(n1 + n2), p, conf)
 
 
 def diff_means(x, y, conf: float = CONF) -> Estimate:
@@ -127,25 +131,35 @@ def diff_means(x, y, conf: float = CONF) -> Estimate:
     if n1 < 2 or n2 < 2:
         return Estimate(NAN, NAN, NAN, n1 + n2, conf=conf)
     d = float(x.mean() - y.mean())
-    v1, v2 = x.var(ddof=1) / n1, y.var(ddof=1) / n2
-    se = math.sqrt(v1 + v2)
-    if se == 0:
+    if np.ptp(x) == 0 and np.ptp(y) == 0:      # both constant: no variance, nothing to test
         return Estimate(d, d, d, n1 + n2, 1.0 if d == 0 else 0.0, conf)
-    df = (v1 + v2) ** 2 / (v1 ** 2 / (n1 - 1) + v2 ** 2 / (n2 - 1))
-    half = float(_st.t.ppf(0.5 + conf / 2, df)) * se
-    p = float(2 * _st.t.sf(abs(d) / se, df))
-    return Estimate(d, d - half, d + half, n1 + n2, p, conf)
+    r = _st.ttest_ind(x, y, equal_var=False)
+    ci = r.confidence_interval(conf)
+    return Estimate(d, float(ci.low), float(ci.high), n1 + n2, float(r.pvalue), conf)
 
 
 def paired_diff(x, y, conf: float = CONF) -> Estimate:
     """mean(x - y) over pairs (two seats of the same games): paired t interval and test."""
-    d = np.asarray(x, float) - np.asarray(y, float)
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    d = x - y
     e = mean_ci(d, conf)
     if e.n < 2:
         return e
-    sd = float(d.std(ddof=1))
-    p = (1.0 if e.value == 0 else 0.0) if sd == 0 else float(2 * _st.t.sf(abs(e.value) / (sd / math.sqrt(e.n)), e.n - 1))
-    return Estimate(e.value, e.lo, e.hi, e.n, p, conf)
+    if np.ptp(d) == 0:                         # constant differences: no variance
+        return Estimate(e.value, e.value, e.value, e.n, 1.0 if e.value == 0 else 0.0, conf)
+    r = _st.ttest_rel(x, y)
+    ci = r.confidence_interval(conf)
+    return Estimate(e.value, float(ci.low), float(ci.high), e.n, float(r.pvalue), conf)
+
+
+def one_proportion_p(k: float, n: int, p0: float) -> float:
+    """Two-sided p-value of the z test that a proportion k/n equals p0 (variance from p0;
+    statsmodels ``proportions_ztest``); NaN without games."""
+    if n <= 0:
+        return NAN
+    if float(k) / n == p0:
+        return 1.0
+    return float(proportions_ztest(float(k), n, value=p0, prop_var=p0)[1])
 
 
 def multinomial_diff(k_i: float, k_j: float, n: int, conf: float = CONF) -> Estimate:
@@ -168,23 +182,16 @@ def chisq_uniform(counts) -> tuple[float, float, int]:
     n = float(c.sum())
     if n == 0 or len(c) < 2:
         return NAN, NAN, int(n)
-    expected = n / len(c)
-    stat = float(((c - expected) ** 2 / expected).sum())
-    return stat, float(_st.chi2.sf(stat, len(c) - 1)), int(n)
+    r = _st.chisquare(c)
+    return float(r.statistic), float(r.pvalue), int(round(n))
 
 
 def holm(p_values, alpha: float = 1 - CONF) -> list[bool]:
     """Holm's step-down: which of these hypotheses are rejected at family-wise level alpha (NaN: never)."""
     p = np.asarray([1.0 if (v is None or not math.isfinite(v)) else v for v in p_values], float)
-    order = np.argsort(p)
-    m = len(p)
-    reject = np.zeros(m, bool)
-    for rank, i in enumerate(order):
-        if p[i] <= alpha / (m - rank):
-            reject[i] = True
-        else:
-            break
-    return reject.tolist()
+    if len(p) == 0:
+        return []
+    return [bool(r) for r in multipletests(p, alpha=alpha, method="holm")[0]]
 
 
 def games_for_halfwidth(p: float = 0.5, half: float = 0.03, conf: float = CONF) -> int:

@@ -24,6 +24,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from monkey_env.core.jax_cache import exported_function, source_fingerprint
 from monkey_env.core.outcome import batch_places
 from monkey_env.monkey_palace.actions import N_PILES, ActionLayout
 from monkey_env.monkey_palace.game_data import GameData
@@ -70,6 +71,7 @@ class JaxGame(BatchedPlay):
         # One compiled program for a single game's reset and step: they share the expensive
         # part (settling the automatic steps), so a new process compiles and traces it once.
         self._advance = jax.jit(self._reset_or_step)
+        self._advance_exported = None
         # The batched path in three compiled pieces; the expensive one (resolving pending work
         # with compaction) is shared by batch_init and batch_step, so it compiles once.
         self._batch_deal = jax.jit(jax.vmap(self._deal))
@@ -87,13 +89,30 @@ class JaxGame(BatchedPlay):
 
     def init(self, key: jax.Array, params: Params | None = None) -> State:
         """A new game dealt from ``key`` (pure, jittable, vmappable)."""
-        return self._advance(self.blank_state(), jnp.int32(0), key, self.default_params if params is None else params,
-                             jnp.asarray(True))
+        return self._reset_or_step_call(self.blank_state(), jnp.int32(0), key,
+                                        self.default_params if params is None else params, jnp.asarray(True))
 
     def step(self, state: State, action) -> State:
         """One decision (pure, jittable, vmappable); see the module docstring for its rules."""
-        return self._advance(state, jnp.asarray(action, jnp.int32), jax.random.PRNGKey(0), self.default_params,
-                             jnp.asarray(False))
+        return self._reset_or_step_call(state, jnp.asarray(action, jnp.int32), jax.random.PRNGKey(0),
+                                        self.default_params, jnp.asarray(False))
+
+    def _reset_or_step_call(self, *args) -> State:
+        """Called on concrete arrays (an environment's reset or step), the program exported to
+        the compilation cache, which a new process loads without tracing; inside a trace
+        (jit, vmap), the function itself."""
+        if any(isinstance(x, jax.core.Tracer) for x in jax.tree_util.tree_leaves(args)):
+            return self._advance(*args)
+        if self._advance_exported is None:
+            fingerprint = "-".join((source_fingerprint("monkey_env.monkey_palace"), self.data.fingerprint_without_map,
+                                    f"{self.illegal_penalty:g}"))
+            self._advance_exported = exported_function(self._reset_or_step, args, "reset_or_step", fingerprint)
+        # Committed inputs, like the outputs fed back at the next step: one executable for both.
+        args = jax.device_put(args, jax.devices()[0])
+        try:
+            return self._advance_exported(*args)
+        except (TypeError, ValueError):   # arguments unlike the exported ones (another key type)
+            return self._advance(*args)
 
     def _reset_or_step(self, state: State, action, key: jax.Array, params: Params, reset) -> State:
         """A new game (reset) or one decision on ``state``, through one settle of automatic steps."""

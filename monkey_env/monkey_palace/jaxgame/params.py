@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import jax.numpy as jnp
+from jax import export
 
 from monkey_env.monkey_palace.config import load_map
 from monkey_env.monkey_palace.game_data import GameData
@@ -22,6 +23,9 @@ class Params(NamedTuple):
     start_height: jnp.ndarray   # (32, 32) int8 the map with its starting staircase
     start_knob: jnp.ndarray     # (32, 32) int8
     start_deco_max: jnp.ndarray  # (3,) int32
+
+
+export.register_namedtuple_serialization(Params, serialized_name="monkey_palace.Params")
 
 
 class ParamsMaker:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import jax.numpy as jnp
+from jax import export
 
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS
@@ -68,6 +69,10 @@ class State(NamedTuple):
     rewards: jnp.ndarray        # (4,) float32 change of each seat's Banana Points (penalty on illegal action)
     terminated: jnp.ndarray     # () bool
     illegal: jnp.ndarray        # () bool the game ended on an illegal action
+
+
+# Exported programs (monkey_env.core.jax_cache.exported_function) take and return States.
+export.register_namedtuple_serialization(State, serialized_name="monkey_palace.State")
 
 
 def empty_state(n_cards: int, n_shapes: int, max_arches: int, max_pile: int, queue_size: int) -> State:
