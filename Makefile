@@ -11,7 +11,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	# The CPU build of PyTorch first (a file on this disk); anything else pulls a CUDA build.
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,clients]'
 	touch $@
 
 # The main job: simulate a few games between random agents and show the last one.

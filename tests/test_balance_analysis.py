@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from monkey_env.apps.balance import analysis as A
-from monkey_env.apps.balance.collect import Cell, Dataset, Plan, Records, rotations
+from monkey_env.apps.balance.collect import Cell, Dataset, BalancePlan, Records, rotations
 from monkey_env.apps.balance.report import clean, findings, tables, write
 from monkey_env.monkey_palace.game_data import load_game_data
 
@@ -136,7 +136,7 @@ def test_skill_and_options_and_whatif_sections():
 
 def test_rotations_and_plan():
     assert rotations(("a", "b", "c")) == [("a", "b", "c"), ("c", "a", "b"), ("b", "c", "a")]
-    plan = Plan(players=(2, 4), maps=("1", "2"), agents=("greedy",), games=100, skill=("greedy", "random"))
+    plan = BalancePlan(players=(2, 4), maps=("1", "2"), agents=("greedy",), games=100, skill=("greedy", "random"))
     cells = plan.cells()
     assert sum(1 for c, _, _ in cells if c.kind == "seats" and c.lineup[0] == "greedy") == 4
     assert sum(1 for c, _, _ in cells if c.kind == "options") == 2 * 3 * 2

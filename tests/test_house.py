@@ -181,3 +181,43 @@ def test_both_engines_rank_a_finished_game_alike():
         state = jax_state_from_game(jg, g)
         assert jg.places(state) == g.places()
         assert [s for s, p in enumerate(g.places()) if p == 1] == g.winners()
+
+
+# ---------------------------------------------------------------- every command takes --config-dir and --game
+
+def test_simulate_plays_the_config_dir_it_is_given(edited_configs, tmp_path, capsys):
+    from monkey_env.apps.cli import main
+
+    assert main(["simulate", "--games", "2", "--config-dir", str(edited_configs), "--seed", "3", "--quiet",
+                 "--out", str(tmp_path)]) == 0
+    saved = Game.load(tmp_path / "game_3.json")
+    assert saved.options.config_dir == str(edited_configs)
+    assert saved.data.cards[0].bananas == 9
+    assert int(saved.palace.ground[10, 2]) != int(Game.new(seed=3).palace.ground[10, 2])
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["simulate", "--players", "5"], ["--players", "5"]),
+    (["simulate", "--seed", "-5"], ["--seed", "-5"]),
+    (["evaluate", "--agents", "random", "--games", "0"], ["--games", "0"]),
+    (["evaluate", "--agents", "random", "--seed", "-5"], ["--seed"]),
+])
+def test_bad_option_values_are_one_line_errors_naming_the_flag(argv, words, capsys):
+    from monkey_env.apps.cli import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("monkey-palace: error:") and err.count("\n") == 1, err
+    for w in words:
+        assert w in err
+
+
+def test_every_command_takes_game_and_config_dir():
+    from monkey_env.apps.cli import main
+
+    for command in ("simulate", "show", "bench", "tournament", "report", "play", "balance", "evaluate", "train"):
+        with pytest.raises(SystemExit) as e:
+            main([command, "--help"])
+        assert e.value.code == 0
+    with pytest.raises(SystemExit):
+        main(["simulate", "--game", "no_such_game"])

@@ -107,7 +107,7 @@ def test_evaluate_reports_win_rates_with_intervals():
 
 def test_training_config_errors_name_the_field(tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("players: 7\nppo: {learning_rate: -1}\n")
+    bad.write_text("game: {players: 7}\nppo: {learning_rate: -1}\n")
     with pytest.raises(ConfigError, match="players") as e:
         load_config(bad)
     assert "ppo.learning_rate" in str(e.value)
@@ -119,7 +119,7 @@ def test_training_config_errors_name_the_field(tmp_path):
         load_config(bad)
     with pytest.raises(ConfigError, match="no such"):
         load_config(tmp_path / "none.yaml")
-    assert load_config("configs/train/ppo_2p_map1.yaml").players == 2
+    assert load_config("configs/train/ppo_2p_map1.yaml").game.players == 2
 
 
 def test_a_short_training_run_writes_checkpoints_and_a_curve(tmp_path):

@@ -14,7 +14,7 @@ from monkey_env.monkey_palace.engine import Game, SaveFileError, _read_json
 from monkey_env.core.jax_cache import enable_compilation_cache
 from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
 from monkey_env.games import DEFAULT_GAME, game_names, game_spec
-from monkey_env.apps.simulate import AGENTS, make_agent
+from monkey_env.agents.registry import BUILT_IN as AGENTS, make_agent
 
 
 # Further subcommands, each in its own module with a register(subparsers) function.
@@ -47,6 +47,22 @@ def common_flags() -> argparse.ArgumentParser:
 def game_options(args: argparse.Namespace, **overrides):
     """The options object of a command's parsed flags (game options, --config-dir)."""
     return options_from_args(chosen_game().load("options"), args, **overrides)
+
+
+# The fields a command gives apart from the rest of the options (seats, ground, seeds per game).
+PER_GAME_FIELDS = {"players", "map", "seed", "reward_mode", "observation_format"}
+
+
+def rule_options(args: argparse.Namespace) -> dict:
+    """The options that are the same for every game of a command, validated, as keywords."""
+    return game_options(args).model_dump(exclude=PER_GAME_FIELDS)
+
+
+def say_compiling(quiet: bool = False) -> None:
+    """The first batched game of a process compiles the JAX engine: say so before the silence."""
+    if not quiet:
+        print("compiling the JAX engine (about a minute the first time, seconds once cached)...",
+              file=sys.stderr, flush=True)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -111,7 +127,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     from monkey_env.monkey_palace.text_view import game_text
 
     raw = _read_json(args.file)
-    game = Game.replay(raw) if "actions" in raw else Game.from_dict(raw)
+    data = None
+    if args.config_dir:   # the game data now live elsewhere than the file's options say
+        from monkey_env.monkey_palace.game_data import load_game_data
+        data = load_game_data(str(raw.get("options", {}).get("map", "1")), config_dir=args.config_dir)
+    game = Game.replay(raw, data) if "actions" in raw else Game.from_dict(raw, data)
     print(game_text(game))
     if args.png:
         from monkey_env.monkey_palace.render import game_picture as picture, save_png

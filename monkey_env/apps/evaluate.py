@@ -92,8 +92,15 @@ def format_table(report: dict) -> str:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
+    from monkey_env.apps.cli import game_options, rule_options, say_compiling
+
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
-    options = {"butterfly": args.butterfly, "frog": args.frog}
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
+    options = rule_options(args)
+    game_options(args)   # validates --players, --map and --seed with the rest
+    if all(hasattr(make_agent(n, 0), "act_batch") for n in names):
+        say_compiling(args.quiet or args.json)
     report = evaluate(names, args.players, args.map, args.games, args.seed, args.batch, options,
                       progress=not args.quiet)
     print(json.dumps(report) if args.json else format_table(report))
@@ -101,15 +108,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
+    from monkey_env.apps.cli import add_game_options
+
     p = sub.add_parser("evaluate", help="win rates (95%% CI) and mean Banana Points of agents, seats rotated")
     p.add_argument("--agents", required=True, help="comma-separated agent names or package.module:Class")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--map", default="1")
     p.add_argument("--games", type=int, default=200)
-    p.add_argument("--seed", type=int, default=0)
     p.add_argument("--batch", type=int, default=256, help="games per JAX batch")
-    p.add_argument("--butterfly", action="store_true")
-    p.add_argument("--frog", action="store_true")
+    add_game_options(p)
     p.add_argument("--json", action="store_true", help="one JSON object: win_rate, ci95, mean_bananas per agent")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_evaluate)

@@ -191,6 +191,11 @@ class Session:
         except Quit as e:
             self.say(f"Stopped: {e}.")
             return 0
+        except KeyboardInterrupt:            # Ctrl-C: keep the game, as at the end of the input
+            self.say("")
+            self.save()
+            self.say("Stopped: interrupted.")
+            return 130
         self.finish()
         return 0
 
@@ -408,7 +413,11 @@ def ask_setup(args, out, inp) -> tuple[Game, int, list[str]]:
                    number(1, players, "seat"))
     if args.yes:
         opponents = _check_opponents(opponents, players)
-    game = Game.new(players, game_map, seed=args.seed, butterfly=butterfly, frog=frog)
+        if not 1 <= seat <= players:
+            raise Retry(f"--seat must be 1 to {players} (seat 1 plays first), got {seat}")
+    from monkey_env.apps.cli import game_options
+    game = Game.from_options(game_options(args, players=int(players), map=str(game_map), butterfly=bool(butterfly),
+                                          frog=bool(frog)))
     return game, int(seat) - 1, opponents
 
 
@@ -455,6 +464,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     except Retry as e:
         print(f"monkey-palace play: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("\nStopped before the game began: nothing to save.", file=out)
+        return 130
     save_path = Path(args.save or args.resume or "monkey-palace-game.json")
     session = Session(game, human, opponents, save_path, out, inp)
     code = session.run()
@@ -467,13 +479,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("play", help="play a game in the terminal against bots")
-    p.add_argument("--map", default="1", help="ground map 1-4 (asked; this is the default answer)")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    p.add_argument("--butterfly", action="store_true")
-    p.add_argument("--frog", action="store_true")
+    from monkey_env.apps.cli import add_game_options
+
+    add_game_options(p)   # map, players and expansions are asked, with these as the default answers
     p.add_argument("--opponents", default="random", help="bots, comma-separated, one per opponent or one for all")
     p.add_argument("--seat", type=int, default=1, help="your seat (1 plays first)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the deal")
     p.add_argument("--yes", action="store_true", help="take the command line's settings without asking")
     p.add_argument("--resume", help="continue a saved game")
     p.add_argument("--save", help="where 'save' and 'quit' write (default: the resumed file, else monkey-palace-game.json)")

@@ -12,9 +12,6 @@ from monkey_env.monkey_palace.engine import Game, GameOptions
 from monkey_env.monkey_palace.game_data import GameData
 
 
-from monkey_env.agents.registry import BUILT_IN as AGENTS, make_agent  # noqa: F401  (re-exported)
-
-
 def play_game(options: GameOptions, agents: list, data: GameData | None = None) -> tuple[Game, dict]:
     """Play one game to its end, seat i played by agents[i]; returns the game and its summary."""
     game = Game.from_options(options, data=data)

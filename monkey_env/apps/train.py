@@ -25,6 +25,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from monkey_env.monkey_palace.config import ConfigError
+from monkey_env.monkey_palace.options import GameOptions
 
 
 class PPOSettings(BaseModel):
@@ -53,12 +54,12 @@ class TrainConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field("ppo", pattern=r"^[A-Za-z0-9_.-]+$", description="run name prefix")
     seed: int = 0
-    players: int = Field(2, ge=2, le=4)
-    map: str = "1"
+    # The games trained on: the game's one options object (players, map, expansions, rule
+    # readings, config_dir, reward_mode ...), as everywhere else.
+    game: GameOptions = Field(default_factory=GameOptions)
     num_envs: int = Field(64, ge=1, description="games stepped together")
     budget_minutes: float = Field(60.0, gt=0, description="wall-time limit of the training")
     total_timesteps: int = Field(3_000_000, ge=1, description="learner decisions, at most")
-    reward_mode: Literal["banana", "zero_sum", "terminal"] = "banana"
     opponents: dict[Literal["random", "greedy", "self"], float] = {"random": 0.3, "greedy": 0.5, "self": 0.2}
     snapshot_every_steps: int = Field(40_000, ge=1)
     eval_every_steps: int = Field(40_000, ge=1)
@@ -66,11 +67,6 @@ class TrainConfig(BaseModel):
     ppo: PPOSettings = PPOSettings()
     network: NetworkSettings = NetworkSettings()
     out_dir: str = "runs"
-
-    @field_validator("map", mode="before")
-    @classmethod
-    def _map_text(cls, v):
-        return str(v)
 
     @field_validator("opponents")
     @classmethod
@@ -128,8 +124,9 @@ def win_rates(model, opponents: list[str], cfg: TrainConfig, seed: int) -> dict[
     me = PPOAgent(model=model, deterministic=True)
     out = {}
     for opp in opponents:
-        report = evaluate(["ppo", opp], cfg.players, cfg.map, cfg.eval_games, seed, batch=max(2, cfg.eval_games // 2),
-                          agents={"ppo": me}, progress=False)
+        rules = cfg.game.model_dump(exclude={"players", "map", "seed", "reward_mode", "observation_format"})
+        report = evaluate(["ppo", opp], cfg.game.players, cfg.game.map, cfg.eval_games, seed,
+                          batch=max(2, cfg.eval_games // 2), options=rules, agents={"ppo": me}, progress=False)
         out[opp] = report["win_rate"]["ppo"]
     return out
 
@@ -156,8 +153,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
     # The snapshot needs a model; build the env with a placeholder and plug the snapshot in after.
     opponents = [make_agent(n, cfg.seed + i) if n != "self" else None for i, n in enumerate(names)]
     placeholder = [o if o is not None else make_agent("random", 0) for o in opponents]
-    venv = JaxVecEnv(cfg.num_envs, cfg.players, cfg.map, opponents=placeholder, opponent_weights=weights,
-                     reward_mode=cfg.reward_mode, seed=cfg.seed)
+    venv = JaxVecEnv(cfg.num_envs, opponents=placeholder, opponent_weights=weights, seed=cfg.seed, options=cfg.game)
     model = MaskablePPO("MultiInputPolicy", VecMonitor(venv), seed=cfg.seed, verbose=0, device="cpu",
                         tensorboard_log=str(run_dir / "tensorboard"), policy_kwargs=policy_kwargs(
                             cfg.network.cnn_channels, cfg.network.vector_features, cfg.network.features_dim,
@@ -253,6 +249,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     overrides = {k: v for k, v in (("budget_minutes", args.minutes), ("total_timesteps", args.steps),
                                    ("seed", args.seed), ("out_dir", args.out_dir)) if v is not None}
+    if args.config_dir:       # the common --config-dir flag: train on that game data
+        overrides["game"] = cfg.game.replace(config_dir=args.config_dir)
     if overrides:
         cfg = cfg.model_copy(update=overrides)
         TrainConfig.model_validate(cfg.model_dump())

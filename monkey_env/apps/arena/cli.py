@@ -44,8 +44,9 @@ def register(sub) -> None:
 
 
 def _options(args) -> dict:
-    return {"butterfly": args.butterfly, "frog": args.frog, "monkey_move": args.monkey_move,
-            "butterfly_rule": args.butterfly_rule, "end_trigger": args.end_trigger}
+    from monkey_env.apps.cli import rule_options
+
+    return rule_options(args)
 
 
 def cmd_tournament(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ DEFAULT_CHUNK = {"jax": 256, "reference": 4}
 
 
 @dataclass
-class Plan:
+class TournamentPlan:
     """Everything that decides a tournament's games."""
 
     schedule: Schedule
@@ -38,10 +38,9 @@ class Plan:
 
 
 def plan_tournament(agents: list[str], players: int, map: str, options: dict, games: int, seed: int,
-                    engine: str = "auto", chunk: int | None = None) -> Plan:
+                    engine: str = "auto", chunk: int | None = None) -> TournamentPlan:
     """Check the inputs and fix the tournament; raises ValueError naming what is wrong."""
     from monkey_env.monkey_palace.options import GameOptions
-    from monkey_env.monkey_palace.game_data import load_game_data
 
     agents = [a.strip() for a in agents]
     if any(not a for a in agents):
@@ -49,7 +48,7 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     seatings(agents, players)        # checks the number and repetition of agents
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
-    GameOptions(players=players, map=str(map), seed=seed, **options)   # validates the options
+    game_options = GameOptions(players=players, map=str(map), seed=seed, **options)   # validates the options
     built = {}
     for name in agents:
         built[name] = make_agent(name, 0)        # unknown names raise ValueError with the known ones
@@ -65,7 +64,7 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     chunk = chunk or DEFAULT_CHUNK[engine]
     if chunk < 1:
         raise ValueError(f"--chunk must be at least 1, got {chunk}")
-    data = load_game_data(str(map))
+    data = game_options.game_data()          # the options' own game data (--config-dir, --catalogue)
     game_config = {"players": players, "map": str(map), "options": options, "data": data.fingerprint}
     spec = {"players": players, "map": str(map), "options": options, "engine": engine, "seed": seed,
             "chunk": chunk, "config_hash": config_hash(game_config)}
@@ -73,16 +72,16 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     schedule = Schedule(tuple(agents), players, games, seed, chunk)
     # The number of games is left out of the identity: asking for more continues the tournament.
     key = config_hash({"agents": agents, "versions": versions, "spec": spec})
-    return Plan(schedule, spec, versions, key)
+    return TournamentPlan(schedule, spec, versions, key)
 
 
-def tournament_config(plan: Plan) -> dict:
+def tournament_config(plan: TournamentPlan) -> dict:
     s = plan.schedule
     return {"agents": list(s.agents), "versions": plan.versions, "players": s.players, "seed": s.seed,
             "chunk": s.chunk_size, **{k: plan.spec[k] for k in ("map", "options", "engine", "config_hash")}}
 
 
-def run_tournament(db: Results, plan: Plan, *, workers: int | None = None, backend: str = "local",
+def run_tournament(db: Results, plan: TournamentPlan, *, workers: int | None = None, backend: str = "local",
                    ray_address: str | None = None, progress: bool = True,
                    time_limit: float | None = None) -> tuple[Tournament, int]:
     """Play every game of the plan not yet in the database; returns the tournament and the

@@ -72,7 +72,7 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from monkey_env.apps.balance.analysis import analyse
-    from monkey_env.apps.balance.collect import Collector, Dataset, Plan, collect
+    from monkey_env.apps.balance.collect import Collector, Dataset, BalancePlan, collect
     from monkey_env.apps.balance.report import write
     from monkey_env.monkey_palace.game_data import load_game_data
 
@@ -108,11 +108,12 @@ def run(args: argparse.Namespace) -> int:
                 make_agent(a, 0)
             except ValueError as e:
                 raise SystemExit(f"--agents: {e}")
-        collector = Collector(batch=min(args.batch, max(args.games, 1)), seed=args.seed, progress=not args.quiet)
+        collector = Collector(batch=min(args.batch, max(args.games, 1)), seed=args.seed, progress=not args.quiet,
+                              config_dir=args.config_dir)
         variants, files = [], {}
         for name, kw in (("cards", dict(cards=args.cards)), ("boards", dict(boards=args.boards))):
             if kw[name]:
-                load_game_data(1, **kw)   # validate now, not after the default games
+                load_game_data(1, config_dir=args.config_dir, **kw)   # validate now, not after the default games
                 collector.add_variant(name, **kw)
                 variants.append(name)
                 files[name] = kw
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
             collector.add_variant("maps", maps=map_files)
             variants.append("maps")
             files["maps"] = map_files
-        plan = Plan(players=players, maps=tuple(maps), agents=agents, games=args.games,
+        plan = BalancePlan(players=players, maps=tuple(maps), agents=agents, games=args.games,
                     option_games=args.option_games, options=options, skill=skill, skill_games=args.skill_games,
                     variants=tuple(variants), seed=args.seed)
         wg = args.whatif_games or args.games
@@ -132,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
         cells = [(c, wg if c.variant != "default" else g, s) for c, g, s in plan_cells
                  if not (c.variant == "maps" and c.map not in map_files)]
         ds = collect(plan, collector, dict(variants=files), cells, save_to=out / "games.npz")
-    fig = analyse(ds, load_game_data(1))
+    fig = analyse(ds, load_game_data(1, config_dir=args.config_dir))
     fig["meta"]["report_seconds"] = time.perf_counter() - t0
     page = write(fig, out)
     if not args.quiet:

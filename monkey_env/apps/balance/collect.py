@@ -170,20 +170,23 @@ def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
 class Collector:
     """Plays cells in fixed-size batches: one JaxGame (one compilation) per game data variant."""
 
-    def __init__(self, batch: int = 256, seed: int = 0, progress: bool = True, max_decisions: int = 2000):
+    def __init__(self, batch: int = 256, seed: int = 0, progress: bool = True, max_decisions: int = 2000,
+                 config_dir: str | None = None):
         self.batch = batch
         self.seed = seed
         self.progress = progress
         self.max_decisions = max_decisions
         self._games: dict[str, object] = {}
-        self._data: dict[str, dict] = {"default": {}}
+        # Every variant starts from the same game data folder (--config-dir; None: the shipped data).
+        self._base = {"config_dir": config_dir} if config_dir else {}
+        self._data: dict[str, dict] = {"default": dict(self._base)}
         self._map_files: dict[tuple[str, str], str] = {}
         self._agents: dict[tuple[str, int], object] = {}
 
     def add_variant(self, name: str, *, cards: str | None = None, boards: str | None = None,
                     maps: dict[str, str] | None = None) -> None:
         """A what-if: edited cards / boards files, and/or edited map files replacing map numbers."""
-        self._data[name] = {k: v for k, v in (("cards", cards), ("boards", boards)) if v}
+        self._data[name] = {**self._base, **{k: v for k, v in (("cards", cards), ("boards", boards)) if v}}
         for m, f in (maps or {}).items():
             self._map_files[(name, str(m))] = str(f)
 
@@ -231,7 +234,7 @@ class Collector:
 
 
 @dataclass
-class Plan:
+class BalancePlan:
     """What a report plays. games = games per (players, map) cell of the seat analysis."""
 
     players: tuple[int, ...] = (2, 4)
@@ -275,7 +278,7 @@ class Plan:
         return out
 
 
-def collect(plan: Plan, collector: Collector, meta: dict | None = None,
+def collect(plan: BalancePlan, collector: Collector, meta: dict | None = None,
             cells: list[tuple[Cell, int, int]] | None = None, save_to: str | Path | None = None) -> Dataset:
     """Play the plan's cells (or these (cell, games, first seed) instead); with `save_to`, the games
     so far are saved after every cell (a stopped run keeps what it played: ``balance --from``)."""
