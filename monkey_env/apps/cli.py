@@ -145,6 +145,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """Decisions per second of the reference and JAX engines on full random games."""
     from monkey_env.apps.bench import bench_reference, run, run_envs
 
+    if args.startup:
+        from monkey_env.apps.bench import run_startup
+
+        report = run_startup()
+        if args.json:
+            print(json.dumps(report))
+        else:
+            print(f"AEC env, first reset: {report['first_reset_seconds_cold']:.1f} s cold, "
+                  f"{report['first_reset_seconds_warm']:.1f} s warm; first step: "
+                  f"{report['first_step_seconds_cold']:.1f} s cold, {report['first_step_seconds_warm']:.1f} s warm")
+        return 0
     if args.envs:
         report = run_envs(players=args.players, seed=args.seed)
         if args.json:
@@ -221,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--reference-only", action="store_true")
     bench.add_argument("--envs", action="store_true",
                        help="learner steps per second of the SB3 VecEnv (64, 256 games) beside the AEC env loop")
+    bench.add_argument("--startup", action="store_true",
+                       help="seconds from import to the AEC env's first reset and step, in fresh processes, cold and warm")
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)
