@@ -198,6 +198,7 @@ def test_simulate_plays_the_config_dir_it_is_given(edited_configs, tmp_path, cap
 
 @pytest.mark.parametrize("argv, words", [
     (["simulate", "--players", "5"], ["--players", "5"]),
+    (["simulate", "--games", "0"], ["--games", "0"]),
     (["simulate", "--seed", "-5"], ["--seed", "-5"]),
     (["evaluate", "--agents", "random", "--games", "0"], ["--games", "0"]),
     (["evaluate", "--agents", "random", "--seed", "-5"], ["--seed"]),

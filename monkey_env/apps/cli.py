@@ -80,6 +80,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             raise SystemExit(str(e))
     from monkey_env.apps.results_table import play_games
 
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
     options = game_options(args)          # every game option flag and --config-dir; game i uses seed + i
     data = options.game_data()
     out_dir = Path(args.out) if args.out else None
