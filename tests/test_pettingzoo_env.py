@@ -35,7 +35,7 @@ def test_module_level_factories_and_metadata():
 
     e = monkey_env.env(players=3)
     assert e.metadata["name"] == "monkey_palace_v0"
-    assert set(e.metadata["render_modes"]) == {"ansi", "rgb_array"}
+    assert set(e.metadata["render_modes"]) == {"human", "ansi", "rgb_array"}
     assert isinstance(monkey_env.raw_env(players=2), pettingzoo_env.raw_env)
     e.reset(seed=1)
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
