@@ -145,6 +145,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
     run_dir = Path(run_dir) if run_dir else Path(cfg.out_dir) / f"{cfg.name}-seed{cfg.seed}-{stamp}"
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.model_dump(), sort_keys=False))
+    log(f"run folder: {run_dir} (compiling the JAX engine first: about a minute the first time)")
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(max(1, torch.get_num_threads()))
 

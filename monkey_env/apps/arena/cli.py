@@ -65,6 +65,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         note = f" (rounded up from {s.games})" if s.total_games != s.games else ""
         print(f"{s.total_games} games{note}: {s.deals} deals x {len(s.seatings)} seatings, "
               f"{plan.spec['engine']} engine, results in {args.db}", file=sys.stderr)
+        if plan.spec["engine"] == "jax" and not args.quiet:
+            from monkey_env.apps.cli import say_compiling
+            say_compiling()
     try:
         tour, added = run_tournament(db, plan, workers=args.workers, backend=args.backend,
                                      ray_address=args.ray_address, progress=not args.quiet,
