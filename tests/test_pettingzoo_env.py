@@ -88,7 +88,7 @@ def test_unknown_reward_mode_and_settings_are_refused():
     with pytest.raises(ValueError, match="players"):
         pettingzoo_env.raw_env(players=5)
     with pytest.raises(ValueError, match="render_mode"):
-        pettingzoo_env.raw_env(render_mode="human")
+        pettingzoo_env.raw_env(render_mode="cinema")
 
 
 @pytest.mark.parametrize("factory", [pettingzoo_env.env, pettingzoo_env.raw_env])
