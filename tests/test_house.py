@@ -222,3 +222,14 @@ def test_every_command_takes_game_and_config_dir():
         assert e.value.code == 0
     with pytest.raises(SystemExit):
         main(["simulate", "--game", "no_such_game"])
+
+
+def test_the_text_view_has_a_legend_and_the_staircases_owners():
+    from monkey_env.monkey_palace.text_view import game_text
+
+    g = Game.new(players=2, seed=1)
+    random_play(g, 30)
+    text = game_text(g)
+    assert "legend:" in text and "A arch end knob" in text
+    owners = [e["owner"] for e in g.palace.elements if e["kind"] == "decoration" and e["owner"] >= 0]
+    assert owners and f"seat {owners[0] + 1} " in text.split("staircases")[1]

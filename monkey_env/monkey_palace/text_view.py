@@ -97,11 +97,22 @@ def draw_palace(palace, rows: list[str] | str, origin: tuple[int, int] = (0, 0))
     return None
 
 
+LEGEND = ("legend: a cell is the knob on top and its height (ground studs have none). "
+          "l d g w: light-green, dark-green, gold, white ground stud; # blocked; C corner; b brick; c column; "
+          "A arch end knob; m arch middle knob; L D G light-green, dark-green, gold decoration; "
+          "@ Y F the monkey, butterfly, frog")
+
+
 def game_text(game) -> str:
     """The palace plus every player's supply, board, bonus cards, trophies and Banana Points."""
     from monkey_env.monkey_palace.config import PILE_IDS
 
-    out = [palace_text(game.palace), ""]
+    out = [palace_text(game.palace), LEGEND, ""]
+    # Who built what: each staircase is known by its decoration (seats counted from 1, as on screens).
+    decorations = [e for e in game.palace.elements if e["kind"] == "decoration" and e.get("owner", -1) >= 0]
+    if decorations:
+        out.append("staircases (decoration at x, y, height): " + "; ".join(
+            f"seat {e['owner'] + 1} {e['colour']} at ({e['x']}, {e['y']}) h{e['top']}" for e in decorations))
     status = "game over" if game.game_over else f"round {game.round}, seat {game.current + 1} to play"
     out.append(f"{status}; tray: {game.tray.arches} arches, {game.tray.bricks} bricks, "
                f"{game.tray.columns} columns; bonus cards left: {game.bonus_left}")
