@@ -49,13 +49,9 @@ def game_options(args: argparse.Namespace, **overrides):
     return options_from_args(chosen_game().load("options"), args, **overrides)
 
 
-# The fields a command gives apart from the rest of the options (seats, ground, seeds per game).
-PER_GAME_FIELDS = {"players", "map", "seed", "reward_mode", "observation_format"}
-
-
 def rule_options(args: argparse.Namespace) -> dict:
     """The options that are the same for every game of a command, validated, as keywords."""
-    return game_options(args).model_dump(exclude=PER_GAME_FIELDS)
+    return game_options(args).shared_by_games()
 
 
 def say_compiling(quiet: bool = False) -> None:

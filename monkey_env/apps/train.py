@@ -124,9 +124,9 @@ def win_rates(model, opponents: list[str], cfg: TrainConfig, seed: int) -> dict[
     me = PPOAgent(model=model, deterministic=True)
     out = {}
     for opp in opponents:
-        rules = cfg.game.model_dump(exclude={"players", "map", "seed", "reward_mode", "observation_format"})
         report = evaluate(["ppo", opp], cfg.game.players, cfg.game.map, cfg.eval_games, seed,
-                          batch=max(2, cfg.eval_games // 2), options=rules, agents={"ppo": me}, progress=False)
+                          batch=max(2, cfg.eval_games // 2), options=cfg.game.shared_by_games(), agents={"ppo": me},
+                          progress=False)
         out[opp] = report["win_rate"]["ppo"]
     return out
 

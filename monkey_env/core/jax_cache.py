@@ -16,10 +16,16 @@ import sys
 MIN_COMPILE_SECONDS = 0.1
 
 
-def enable_compilation_cache() -> None:
+def cache_dir() -> str | None:
+    """The compilation cache's folder, or None when it is off."""
     path = os.environ.get("MONKEY_PALACE_JAX_CACHE") or os.path.join(
         os.path.expanduser("~"), ".cache", "monkey-palace", "jax")
-    if path == "off":
+    return None if path == "off" else path
+
+
+def enable_compilation_cache() -> None:
+    path = cache_dir()
+    if path is None:
         return
     # The environment variables are read by JAX when it is first imported (costing nothing if
     # JAX is never used) and inherited by worker processes (Ray, RLlib, TorchRL, the arena's).
@@ -29,13 +35,6 @@ def enable_compilation_cache() -> None:
         import jax
         jax.config.update("jax_compilation_cache_dir", os.environ["JAX_COMPILATION_CACHE_DIR"])
         jax.config.update("jax_persistent_cache_min_compile_time_secs", MIN_COMPILE_SECONDS)
-
-
-def cache_dir() -> str | None:
-    """The compilation cache's folder, or None when it is off."""
-    path = os.environ.get("MONKEY_PALACE_JAX_CACHE") or os.path.join(
-        os.path.expanduser("~"), ".cache", "monkey-palace", "jax")
-    return None if path == "off" else path
 
 
 def source_fingerprint(*packages: str) -> str:

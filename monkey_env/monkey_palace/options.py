@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from monkey_env.monkey_palace.game_data import GameData
 
 REWARD_MODES = ("banana", "zero_sum", "terminal")
+# What a command of many games gives apart from the other options: seats, ground, seeds, and how
+# the environments reward and observe.
+PER_GAME_FIELDS = frozenset({"players", "map", "seed", "reward_mode", "observation_format"})
 
 
 class GameOptions(BaseModel):
@@ -66,9 +69,10 @@ class GameOptions(BaseModel):
         """A validated copy with some options changed."""
         return GameOptions(**{**self.model_dump(), **changes})
 
-    def rules_key(self) -> tuple:
-        """What decides the rules and data of a game, without the seed and the reward mode."""
-        return tuple(v for k, v in self.model_dump().items() if k not in ("seed", "reward_mode"))
+    def shared_by_games(self) -> dict:
+        """The options every game of a series shares (rules, expansions, game data), as keywords:
+        without what a command gives per game (PER_GAME_FIELDS)."""
+        return self.model_dump(exclude=PER_GAME_FIELDS)
 
 
 @lru_cache(maxsize=64)

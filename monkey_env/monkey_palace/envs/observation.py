@@ -30,11 +30,10 @@ def observation_space(jax_game) -> spaces.Dict:
 
 def flat_observation_space(jax_game) -> spaces.Box:
     """One Box: the planes flattened (20 * 32 * 32, channel-major), then the vector."""
-    size = N_PLANES * 32 * 32 + vector_size(jax_game)
-    low = np.concatenate([np.zeros(N_PLANES * 32 * 32, np.float32), np.full(size - N_PLANES * 32 * 32, VECTOR_LOW, np.float32)])
-    high = np.concatenate([np.full(N_PLANES * 32 * 32, PLANES_HIGH, np.float32),
-                           np.full(size - N_PLANES * 32 * 32, VECTOR_HIGH, np.float32)])
-    return spaces.Box(low, high, (size,), np.float32)
+    structured = observation_space(jax_game)
+    low = np.concatenate([structured[k].low.reshape(-1) for k in ("planes", "vector")])
+    high = np.concatenate([structured[k].high.reshape(-1) for k in ("planes", "vector")])
+    return spaces.Box(low, high, low.shape, np.float32)
 
 
 def space_for(jax_game, observation_format: str):
