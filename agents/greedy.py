@@ -63,7 +63,7 @@ class GreedyAgent:
     # ------------------------------------------------------------ JAX engine
     def act_batch(self, jax_game, states, masks, key):
         del key  # deterministic
-        return _batch_policy(jax_game)(states, masks)
+        return _batch_policy(jax_game)[0](states, masks)
 
 
 # ================================================================ the reference scores
@@ -182,15 +182,30 @@ def _batch_policy(jg):
         cells = jnp.where(s.phase == Phase.ANCHOR, cells, 0)  # monkey moves score 0, below staying
         return jnp.concatenate([cells, shapes, tail.astype(jnp.int32)])
 
-    @jax.jit
-    def policy(states, masks):
+    def scores(states, masks):
         live = masks.any(-1)
         cells = only_where(lambda s: sv.anchor_values(s, t, st), states,
                            live & (states.phase == Phase.ANCHOR), NUM_CELLS)
         shapes = only_where(lambda s: sv.shape_values(s, t, st, s.anchor), states,
                             live & (states.phase == Phase.SHAPE), st.n_shapes)
-        scores = jax.vmap(other_scores)(states, cells, shapes)
-        return jnp.argmax(jnp.where(masks, scores, jnp.iinfo(jnp.int32).min), -1).astype(jnp.int32)
+        return jax.vmap(other_scores)(states, cells, shapes)
+
+    @jax.jit
+    def policy(states, masks):
+        return greedy_choice(scores(states, masks), masks)
 
     assert L.size == NUM_CELLS + st.n_shapes + N_PILES + 1 + 2 + N_SLOTS + 1 + 2
-    return policy
+    return policy, scores
+
+
+def batch_scores(jg):
+    """A pure ``scores(states, masks) -> (B, A) int32``: greedy's score of every action of each
+    game's decision (meaningful where legal; the walks run only for rows with a legal action at
+    an anchor or shape decision). Traceable inside a caller's jit (the JAX trainer's features)."""
+    return _batch_policy(jg)[1]
+
+
+def greedy_choice(scores, masks):
+    """Greedy's decision from its scores: the best legal action, the lowest index on a tie."""
+    import jax.numpy as jnp
+    return jnp.argmax(jnp.where(masks, scores, jnp.iinfo(jnp.int32).min), -1).astype(jnp.int32)

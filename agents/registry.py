@@ -1,6 +1,8 @@
-"""Agents by name: the built-in ones (``random``, ``greedy``, ``ppo`` = the shipped checkpoint,
-``ppo-sample`` = the same sampling from its policy, ``ppo:PATH`` = another checkpoint), or any
-class given by import path ``package.module:Class``.
+"""Agents by name: the built-in ones (``random``, ``greedy``, ``ppo`` = the shipped checkpoint of
+the JAX trainer, ``ppo-sample`` = the same sampling from its policy, ``ppo-sb3`` and
+``ppo-sb3-sample`` = the Stable-Baselines3 checkpoint, ``ppo:PATH`` = another checkpoint: a
+``.zip`` is an SB3 one, anything else a JAX one), or any class given by import path
+``package.module:Class``.
 
 A factory takes the agent's seed (every random choice of the agent comes from it). User
 classes are built as ``Class(seed=seed)`` when their constructor takes a seed, else ``Class()``.
@@ -24,21 +26,44 @@ def _greedy(seed: int):
 
 
 def _ppo(seed: int):
-    from monkey_env.agents.ppo import PPOAgent
-    return PPOAgent(seed=seed)
+    from monkey_env.agents.ppo_jax import JaxPPOAgent
+    return JaxPPOAgent(seed=seed)
 
 
 def _ppo_sample(seed: int):
-    """The shipped checkpoint drawing its actions from its policy (torch's generator, seeded
-    here): games of a deterministic agent repeat their openings, this one's vary."""
-    from monkey_env.agents.ppo import PPOAgent
-    agent = PPOAgent(seed=seed, deterministic=False)
+    """The shipped checkpoint drawing its actions from its policy (from the seed, or the batch's
+    key): games of a deterministic agent repeat their openings, this one's vary."""
+    from monkey_env.agents.ppo_jax import JaxPPOAgent
+    agent = JaxPPOAgent(seed=seed, deterministic=False)
     agent.name = "ppo-sample"
     return agent
 
 
+def _ppo_sb3(seed: int):
+    from monkey_env.agents.ppo import PPOAgent
+    agent = PPOAgent(seed=seed)
+    agent.name = "ppo-sb3"
+    return agent
+
+
+def _ppo_sb3_sample(seed: int):
+    from monkey_env.agents.ppo import PPOAgent
+    agent = PPOAgent(seed=seed, deterministic=False)
+    agent.name = "ppo-sb3-sample"
+    return agent
+
+
+def _ppo_path(path: str, seed: int):
+    if path.endswith(".zip"):
+        from monkey_env.agents.ppo import PPOAgent
+        return PPOAgent(path, seed=seed)
+    from monkey_env.agents.ppo_jax import JaxPPOAgent
+    return JaxPPOAgent(path, seed=seed)
+
+
 BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _greedy, "ppo": _ppo,
-                                                "ppo-sample": _ppo_sample}
+                                                "ppo-sample": _ppo_sample, "ppo-sb3": _ppo_sb3,
+                                                "ppo-sb3-sample": _ppo_sb3_sample}
 
 
 def register(name: str, factory: Callable[[int], object]) -> None:
@@ -55,8 +80,7 @@ def make_agent(name: str, seed: int = 0):
     if name in BUILT_IN:
         return BUILT_IN[name](seed)
     if name.startswith("ppo:"):  # a PPO checkpoint by path
-        from monkey_env.agents.ppo import PPOAgent
-        return PPOAgent(name[4:], seed=seed)
+        return _ppo_path(name[4:], seed)
     if ":" not in name:
         raise ValueError(f"unknown agent {name!r}; known: {', '.join(known_names())}, "
                          "or an import path package.module:Class")

@@ -119,7 +119,7 @@ def test_training_config_errors_name_the_field(tmp_path):
         load_config(bad)
     with pytest.raises(ConfigError, match="no such"):
         load_config(tmp_path / "none.yaml")
-    assert load_config("configs/train/ppo_2p_map1.yaml").game.players == 2
+    assert load_config("configs/train/ppo_sb3.yaml").game.players == 2
 
 
 def test_a_short_training_run_writes_checkpoints_and_a_curve(tmp_path):
@@ -135,12 +135,12 @@ def test_a_short_training_run_writes_checkpoints_and_a_curve(tmp_path):
     assert len(agent.version) == 16
 
 
-def test_the_shipped_checkpoint_plays_by_name(jg):
+def test_the_sb3_checkpoint_plays_by_name(jg):
     from monkey_env.agents.ppo import DEFAULT_CHECKPOINT
     from monkey_env.agents.registry import make_agent
 
     assert DEFAULT_CHECKPOINT.stat().st_size < 5 * 2**20  # small enough for the repository
-    agent = make_agent("ppo", 0)
+    agent = make_agent("ppo-sb3", 0)
     assert agent.version and len(agent.version) == 16
     game = Game.new(2, 1, seed=4)
     rng = np.random.default_rng(4)
@@ -151,20 +151,20 @@ def test_the_shipped_checkpoint_plays_by_name(jg):
         game.apply(action)
 
 
-def test_ppo_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed():
+def test_ppo_sb3_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed():
     from monkey_env.agents.registry import make_agent
 
     # One position asked again and again (single-game form: it reuses the batch-1 compilation).
     game = Game.new(2, 1, seed=4)
     mask = game.legal_mask()
 
-    def draws(seed, name="ppo-sample", n=40):
+    def draws(seed, name="ppo-sb3-sample", n=40):
         agent = make_agent(name, seed)
-        assert agent.name == name and agent.deterministic == (name == "ppo")
+        assert agent.name == name and agent.deterministic == (name == "ppo-sb3")
         return [agent.act(game, mask) for _ in range(n)]
 
     first = draws(3)
     assert all(mask[a] for a in first)
     assert len(set(first)) > 1                               # the same position, several choices
     assert draws(3) == first                                 # the same seed, the same draws
-    assert len(set(draws(3, "ppo", 5))) == 1                 # the deterministic agent: one choice
+    assert len(set(draws(3, "ppo-sb3", 5))) == 1                 # the deterministic agent: one choice

@@ -154,6 +154,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   f"{report['first_reset_seconds_warm']:.1f} s warm; first step: "
                   f"{report['first_step_seconds_cold']:.1f} s cold, {report['first_step_seconds_warm']:.1f} s warm")
         return 0
+    if args.train:
+        from monkey_env.apps.bench_train import run_train_bench
+
+        report = run_train_bench()
+        if args.json:
+            print(json.dumps(report))
+        else:
+            for name in ("jax", "jax_sb3_sized", "sb3"):
+                row, share = report[name], report[name]["share"]
+                print(f"{name:>13}: {row['train_decisions_per_second']:7.0f} learner decisions/s, "
+                      f"{row['parameters']:,} parameters; time in environment {share['environment']:.0%}, "
+                      f"forward {share['forward']:.0%}, update {share['update']:.0%}")
+            print(f"JAX over SB3: {report['train_ratio_vs_sb3']:.1f}x (same network size: "
+                  f"{report['train_ratio_vs_sb3_same_size']:.1f}x)")
+        return 0
     if args.envs:
         report = run_envs(players=args.players, seed=args.seed)
         if args.json:
@@ -228,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--max-seconds", type=float, default=120.0, help="time limit per JAX batch size")
     bench.add_argument("--pgx-steps", type=int, default=20, help="batched steps of Pgx go_19x19")
     bench.add_argument("--reference-only", action="store_true")
+    bench.add_argument("--train", action="store_true",
+                       help="learner decisions per second of the JAX and SB3 trainers (shipped configs, same games)")
     bench.add_argument("--envs", action="store_true",
                        help="learner steps per second of the SB3 VecEnv (64, 256 games) beside the AEC env loop")
     bench.add_argument("--startup", action="store_true",

@@ -1,6 +1,10 @@
-"""Training the PPO baseline from a config file: `monkey-palace train CONFIG`.
+"""Training PPO from a config file: `monkey-palace train CONFIG`.
 
-The learner plays one seat of ``num_envs`` batched JAX games (:class:`monkey_env.monkey_palace.envs.vec_env.JaxVecEnv`)
+The config's ``trainer`` chooses the trainer: ``jax`` (the default; self-play compiled end to end
+on the JAX engine, monkey_env/apps/jax_trainer.py and training_run.py) or ``sb3`` (this module:
+Stable-Baselines3's MaskablePPO over the batched VecEnv, the design card's library).
+
+**The SB3 trainer.** The learner plays one seat of ``num_envs`` batched JAX games (:class:`monkey_env.monkey_palace.envs.vec_env.JaxVecEnv`)
 against opponents drawn per episode: random, greedy and frozen snapshots of itself ("self",
 refreshed every ``snapshot_every_steps``). Every ``eval_every_steps`` the current policy
 plays ``eval_games`` games against random and against greedy (seats alternated, greedy
@@ -52,6 +56,7 @@ class TrainConfig(BaseModel):
     """One training run. Every field has a default; a config file overrides some."""
 
     model_config = ConfigDict(extra="forbid")
+    trainer: Literal["sb3"] = "sb3"
     name: str = Field("ppo", pattern=r"^[A-Za-z0-9_.-]+$", description="run name prefix")
     seed: int = 0
     # The games trained on: the game's one options object (players, map, expansions, rule
@@ -76,7 +81,14 @@ class TrainConfig(BaseModel):
         return v
 
 
-def load_config(path: str | Path) -> TrainConfig:
+TRAINERS = ("jax", "sb3")
+
+
+def load_config(path: str | Path):
+    """The training config of a file: a JaxTrainConfig (``trainer: jax``, the default) or a
+    TrainConfig (``trainer: sb3``); a bad field is a ConfigError naming it."""
+    from monkey_env.apps.jax_trainer import JaxTrainConfig
+
     path = Path(path)
     try:
         raw = yaml.safe_load(path.read_text())
@@ -84,8 +96,15 @@ def load_config(path: str | Path) -> TrainConfig:
         raise ConfigError(f"{path}: no such training config") from None
     except yaml.YAMLError as e:
         raise ConfigError(f"{path}: not valid YAML ({e})") from None
+    raw = raw or {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: a training config is a mapping of fields, not {type(raw).__name__}")
+    trainer = raw.get("trainer", "jax")
+    if trainer not in TRAINERS:
+        raise ConfigError(f"{path}: trainer: {trainer!r} is not one of {', '.join(TRAINERS)}")
+    model = JaxTrainConfig if trainer == "jax" else TrainConfig
     try:
-        return TrainConfig.model_validate(raw or {})
+        return model.model_validate(raw)
     except ValidationError as e:
         problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in e.errors())
         raise ConfigError(f"{path}: {problems}") from None
@@ -248,13 +267,28 @@ def plot_curve(csv_path: Path, png_path: Path, title: str = "") -> None:
 
 def cmd_train(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
-    overrides = {k: v for k, v in (("budget_minutes", args.minutes), ("total_timesteps", args.steps),
+    jax_trainer = cfg.trainer == "jax"
+    steps_field = "total_decisions" if jax_trainer else "total_timesteps"
+    overrides = {k: v for k, v in (("budget_minutes", args.minutes), (steps_field, args.steps),
                                    ("seed", args.seed), ("out_dir", args.out_dir)) if v is not None}
     if args.config_dir:       # the common --config-dir flag: train on that game data
-        overrides["game"] = cfg.game.replace(config_dir=args.config_dir)
+        if jax_trainer:
+            overrides["games"] = cfg.games.model_copy(update={"options": cfg.games.options.replace(config_dir=args.config_dir)})
+        else:
+            overrides["game"] = cfg.game.replace(config_dir=args.config_dir)
     if overrides:
-        cfg = cfg.model_copy(update=overrides)
-        TrainConfig.model_validate(cfg.model_dump())
+        cfg = type(cfg).model_validate({**cfg.model_dump(), **overrides})
+    if jax_trainer:
+        from monkey_env.apps.training_run import run
+        run_dir = run(cfg, resume=args.resume)
+        final = run_dir / "best.msgpack"
+        if args.keep_as:
+            import shutil
+            shutil.copyfile(final, args.keep_as)
+            print(f"the best checkpoint against greedy copied to {args.keep_as}")
+        return 0
+    if args.resume:
+        raise ConfigError("--resume is for the JAX trainer (trainer: jax); SB3 runs start anew")
     run_dir = train(cfg)
     if args.keep_as:
         export_checkpoint(run_dir / "final.zip", args.keep_as)
@@ -263,11 +297,12 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("train", help="train the PPO baseline from a config file (configs/train/*.yaml)")
+    p = sub.add_parser("train", help="train PPO from a config file (configs/train/*.yaml; trainer: jax or sb3)")
     p.add_argument("config")
-    p.add_argument("--minutes", type=float, help="override budget_minutes")
-    p.add_argument("--steps", type=int, help="override total_timesteps")
+    p.add_argument("--minutes", type=float, help="override budget_minutes (wall time, evaluations included)")
+    p.add_argument("--steps", type=int, help="override the learner decisions (total_decisions / total_timesteps)")
     p.add_argument("--seed", type=int, help="override seed")
     p.add_argument("--out-dir", help="override out_dir")
-    p.add_argument("--keep-as", help="also write the final policy, without optimizer state, to this path")
+    p.add_argument("--resume", help="a run folder of the JAX trainer to go on with (its resume.msgpack)")
+    p.add_argument("--keep-as", help="also copy the final playing checkpoint to this path")
     p.set_defaults(func=cmd_train)

@@ -1,0 +1,180 @@
+"""The PPO agent of the JAX trainer: a checkpoint of :class:`~monkey_env.agents.palace_network.PalaceNet`
+playing behind both agent interfaces.
+
+``act_batch`` runs jitted on JAX batches (greedy's batched scores are the network's derived
+inputs, as in training); ``act`` plays one reference-engine game through the same program.
+Decisions are the most probable legal action unless ``deterministic=False`` (then drawn from
+the policy with the key, or the seed for ``act``). :meth:`JaxPPOAgent.prior_value` gives the
+search agent a jittable ``states -> (logits, value)``.
+
+Checkpoints are msgpack files (flax serialization, no pickle): the network's sizes, what the
+run was (config name, decisions, reward scale) and the parameters. The agent's ``version`` is
+the file's SHA-256 prefix, so results record which weights played.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+
+CHECKPOINT_FORMAT = "monkey-palace/ppo-jax"
+CHECKPOINT_VERSION = 1
+DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "ppo_jax.msgpack"
+
+
+class CheckpointError(ValueError):
+    """A file that is not a readable JAX PPO checkpoint (the message says what is wrong)."""
+
+
+def save_checkpoint(path, params, network: dict, meta: dict | None = None) -> Path:
+    """Write a playing checkpoint: the network's sizes, the run's facts, the parameters."""
+    import flax.serialization as fs
+    import jax
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    blob = fs.msgpack_serialize({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION,
+                                 "network": dict(network), "meta": dict(meta or {}),
+                                 "params": jax.tree_util.tree_map(np.asarray, fs.to_state_dict(params))})
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_bytes(blob)
+    tmp.replace(path)          # never a half-written checkpoint under the real name
+    return path
+
+
+def load_checkpoint(path, jax_game):
+    """(params, network sizes, meta) of a checkpoint, checked against the network it names."""
+    import flax.serialization as fs
+    import jax
+
+    path = Path(path)
+    if not path.exists():
+        raise CheckpointError(f"PPO checkpoint not found: {path} (train one with `monkey-palace train`)")
+    try:
+        raw = fs.msgpack_restore(path.read_bytes())
+    except Exception as e:  # noqa: BLE001  any unreadable bytes
+        raise CheckpointError(f"{path}: not a JAX PPO checkpoint (unreadable msgpack: {e})") from None
+    if not isinstance(raw, dict) or raw.get("format") != CHECKPOINT_FORMAT:
+        raise CheckpointError(f"{path}: not a JAX PPO checkpoint (format is {raw.get('format') if isinstance(raw, dict) else type(raw).__name__!r})")
+    if raw.get("version") != CHECKPOINT_VERSION:
+        raise CheckpointError(f"{path}: checkpoint version {raw.get('version')}, this code reads {CHECKPOINT_VERSION}")
+    network = {k: int(v) for k, v in raw["network"].items()}
+    template = init_params(jax_game, network)
+    try:
+        params = fs.from_state_dict(template, raw["params"])
+    except (ValueError, KeyError, TypeError) as e:
+        raise CheckpointError(f"{path}: parameters do not fit the network {network}: {e}") from None
+    bad = [jax.tree_util.keystr(p) for p, a, b in zip(
+        [p for p, _ in jax.tree_util.tree_flatten_with_path(template)[0]],
+        jax.tree_util.tree_leaves(template), jax.tree_util.tree_leaves(params)) if np.shape(a) != np.shape(b)]
+    if bad:
+        raise CheckpointError(f"{path}: parameters of the wrong shape for the network {network}: {', '.join(bad[:5])}")
+    return jax.tree_util.tree_map(jax.numpy.asarray, params), network, dict(raw.get("meta", {}))
+
+
+def build_network(jax_game, network: dict):
+    from monkey_env.agents.palace_network import PalaceNet
+    return PalaceNet(n_shapes=jax_game.static.n_shapes, n_actions=jax_game.num_actions, **network)
+
+
+def init_params(jax_game, network: dict, key=None):
+    import jax
+
+    from monkey_env.agents.palace_network import dummy_inputs
+    net = build_network(jax_game, network)
+    return net.init(jax.random.PRNGKey(0) if key is None else key, dummy_inputs(jax_game, 1))
+
+
+def checkpoint_hash(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+class JaxPPOAgent:
+    name = "ppo"
+
+    def __init__(self, checkpoint=None, seed: int = 0, deterministic: bool = True, *, params=None,
+                 network: dict | None = None, jax_game=None):
+        self.checkpoint = Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINT
+        self.deterministic = deterministic
+        self.seed = seed
+        self._calls = 0
+        self._given = (params, network)
+        self.version = "in-memory" if params is not None else checkpoint_hash(self.checkpoint) if self.checkpoint.exists() else "missing"
+        if params is None and not self.checkpoint.exists():
+            raise CheckpointError(f"PPO checkpoint not found: {self.checkpoint} (train one with `monkey-palace train`)")
+        self._by_game: dict[int, tuple] = {}
+        self.meta: dict = {}
+        if jax_game is not None:
+            self._loaded(jax_game)
+
+    def _loaded(self, jax_game):
+        """(params, network, compiled decision) for one JaxGame (loaded once per engine)."""
+        import jax
+
+        entry = self._by_game.get(id(jax_game))
+        if entry is None:
+            params, network = self._given
+            if params is None:
+                params, network, self.meta = load_checkpoint(self.checkpoint, jax_game)
+            decide = jax.jit(partial(_decide, jax_game, build_network(jax_game, network)), static_argnums=4)
+            entry = (params, network, decide)
+            self._by_game[id(jax_game)] = entry
+        return entry
+
+    def act_batch(self, jax_game, states, masks, key):
+        import jax
+        import jax.numpy as jnp
+
+        params, _, decide = self._loaded(jax_game)
+        if key is None:
+            key = jax.random.PRNGKey(self.seed)
+        return decide(params, states, jnp.asarray(masks, bool), key, self.deterministic)
+
+    def act(self, game, mask: np.ndarray) -> int:
+        import jax
+
+        from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+        from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
+
+        jg = jax_game_for(game.options)
+        state = jax.tree_util.tree_map(lambda x: x[None], jax_state_from_game(jg, game))
+        key = jax.random.fold_in(jax.random.PRNGKey(self.seed), self._calls)
+        self._calls += 1
+        return int(np.asarray(self.act_batch(jg, state, np.asarray(mask, bool)[None], key))[0])
+
+    def prior_value(self, jax_game):
+        """A jittable ``states -> (logits (B, A) with illegal actions at -1e9, value (B,))``; the
+        value is the network's, divided by the run's reward scale: about the seat to move's
+        future zero-sum Banana Points (its points from now on minus the mean of the others'),
+        plus the win bonus in the same units."""
+        params, network, _ = self._loaded(jax_game)
+        net = build_network(jax_game, network)
+        scale = float(self.meta.get("reward_scale", 0.1))
+
+        def fn(states):
+            logits, value = _policy(jax_game, net, params, states, jax_game.batch_legal_mask(states))
+            return logits, value / scale
+        return fn
+
+
+def _policy(jax_game, net, params, states, masks):
+    import jax
+    from monkey_env.agents.greedy import batch_scores
+    from monkey_env.agents.palace_network import compact_inputs, masked_logits
+
+    scores = batch_scores(jax_game)(states, masks)
+    inputs = jax.vmap(partial(compact_inputs, jax_game))(states, states.current, scores, masks)
+    logits, value = net.apply(params, inputs)
+    return masked_logits(logits, masks), value
+
+
+def _decide(jax_game, net, params, states, masks, key, deterministic: bool):
+    import jax
+    import jax.numpy as jnp
+
+    logits, _ = _policy(jax_game, net, params, states, masks)
+    action = jnp.argmax(logits, -1) if deterministic else jax.random.categorical(key, logits)
+    return jnp.where(masks.any(-1), action, 0).astype(jnp.int32)

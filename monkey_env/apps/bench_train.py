@@ -1,0 +1,157 @@
+"""``monkey-palace bench --train``: learner decisions per second of the two trainers, in one run.
+
+Both trainers run their shipped config (``configs/train/ppo_jax.yaml``, ``configs/train/ppo_sb3.yaml``)
+on the same games and opponents: the SB3 config's number of games, 2 players on map 1, and its
+opponent mix (random, greedy, and snapshots of the learner). Compilation (JAX) and the first
+rollout (SB3) are timed apart from the steady state. For each trainer the time splits into the
+environment (the engine, and the opponents' moves), the learner's forward pass while acting, and
+the update:
+
+* JAX: three compiled programs are timed on the same runner: the whole iteration, the rollout
+  alone, and the rollout with the learner's network replaced by random legal moves (the
+  environment alone); forward = rollout − environment, update = iteration − rollout.
+* SB3: ``collect_rollouts`` and ``train`` are timed inside ``learn``, and the VecEnv's
+  ``step_wait`` inside the collection; forward = collection − environment.
+
+The JAX trainer is also run with a network of the SB3 policy's size (parameters counted).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+def _count(tree) -> int:
+    import jax
+    return int(sum(np.size(x) for x in jax.tree_util.tree_leaves(tree)))
+
+
+def bench_jax_trainer(cfg, iterations: int = 3) -> dict:
+    import jax
+
+    from monkey_env.apps.jax_trainer import make_train
+
+    trainer = make_train(cfg)
+    runner = trainer.init(jax.random.PRNGKey(cfg.seed))
+    fresh = trainer.new_games(jax.random.PRNGKey(1))
+    t0 = time.perf_counter()
+    runner, m = trainer.iteration(runner, fresh)
+    jax.block_until_ready(runner.params)
+    compile_s = time.perf_counter() - t0
+
+    rollout = jax.jit(trainer._rollout)
+    random_learner = runner._replace(opponent=runner.opponent * 0 + 3, learner=runner.learner & False)
+    t0 = time.perf_counter()
+    jax.block_until_ready(rollout(runner, fresh)[1].action)
+    jax.block_until_ready(rollout(random_learner, fresh)[1].action)
+    compile_s += time.perf_counter() - t0
+
+    def timed(fn, *args):
+        t = time.perf_counter()
+        out = fn(*args)
+        jax.block_until_ready(jax.tree_util.tree_leaves(out)[0])
+        return time.perf_counter() - t, out
+
+    whole = roll = env = 0.0
+    decisions = learner = 0
+    for i in range(iterations):
+        fresh = trainer.new_games(jax.random.PRNGKey(2 + i))
+        dt, (runner, m) = timed(trainer.iteration, runner, fresh)
+        whole += dt
+        learner += int(m["learner_decisions"])
+        decisions += int(m["decisions"])
+        roll += timed(rollout, runner, fresh)[0]
+        env += timed(rollout, random_learner._replace(states=runner.states), fresh)[0]
+    forward = max(roll - env, 0.0)
+    update = max(whole - roll, 0.0)
+    return {"train_decisions_per_second": learner / whole, "all_decisions_per_second": decisions / whole,
+            "compile_seconds": compile_s, "iterations": iterations, "learner_decisions": learner,
+            "parameters": _count(runner.params), "num_envs": cfg.ppo.num_envs, "num_steps": cfg.ppo.num_steps,
+            "share": {"environment": env / whole, "forward": forward / whole, "update": update / whole},
+            "seconds": {"iteration": whole / iterations, "rollout": roll / iterations, "environment": env / iterations}}
+
+
+def bench_sb3_trainer(cfg, updates: int = 2) -> dict:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from monkey_env.agents.ppo import policy_kwargs
+    from monkey_env.agents.registry import make_agent
+    from monkey_env.apps.train import SnapshotAgent
+    from monkey_env.monkey_palace.envs.vec_env import JaxVecEnv
+
+    torch.manual_seed(cfg.seed)
+    names = [n for n, w in cfg.opponents.items() if w > 0]
+    placeholder = [make_agent(n if n != "self" else "random", cfg.seed + i) for i, n in enumerate(names)]
+    venv = JaxVecEnv(cfg.num_envs, opponents=placeholder, opponent_weights=[cfg.opponents[n] for n in names],
+                     seed=cfg.seed, options=cfg.game)
+    net = cfg.network
+    model = MaskablePPO("MultiInputPolicy", venv, seed=cfg.seed, verbose=0, device="cpu", policy_kwargs=policy_kwargs(
+        net.cnn_channels, net.vector_features, net.features_dim, tuple(net.net_arch)), **cfg.ppo.model_dump())
+    if "self" in names:
+        venv.opponents[names.index("self")] = SnapshotAgent(model, cfg.seed)
+    clock = {"collect": 0.0, "train": 0.0, "env": 0.0}
+
+    def wrap(obj, name, key):
+        original = getattr(obj, name)
+
+        def timed(*a, **k):
+            t = time.perf_counter()
+            out = original(*a, **k)
+            clock[key] += time.perf_counter() - t
+            return out
+        setattr(obj, name, timed)
+
+    wrap(model, "collect_rollouts", "collect")
+    wrap(model, "train", "train")
+    wrap(venv, "step_wait", "env")
+    per_update = cfg.ppo.n_steps * cfg.num_envs
+    t0 = time.perf_counter()
+    model.learn(total_timesteps=per_update)          # the first rollout compiles the engine
+    first = time.perf_counter() - t0
+    for k in clock:
+        clock[k] = 0.0
+    t0 = time.perf_counter()
+    model.learn(total_timesteps=per_update * updates, reset_num_timesteps=False)
+    whole = time.perf_counter() - t0
+    env, forward = clock["env"], max(clock["collect"] - clock["env"], 0.0)
+    return {"train_decisions_per_second": per_update * updates / whole, "first_update_seconds": first,
+            "learner_decisions": per_update * updates, "parameters": int(sum(p.numel() for p in model.policy.parameters())),
+            "num_envs": cfg.num_envs, "n_steps": cfg.ppo.n_steps,
+            "share": {"environment": env / whole, "forward": forward / whole, "update": clock["train"] / whole}}
+
+
+def run_train_bench(jax_iterations: int = 3, sb3_updates: int = 2) -> dict:
+    """Both trainers with their shipped configs on the same games and opponents (module docstring)."""
+    from monkey_env.apps.train import load_config
+    import monkey_env.configs as configs
+
+    train_dir = Path(configs.__file__).parent / "train"
+    sb3 = load_config(train_dir / "ppo_sb3.yaml")
+    jax_cfg = load_config(train_dir / "ppo_jax.yaml")
+    weights = {"random": sb3.opponents.get("random", 0.0), "greedy": sb3.opponents.get("greedy", 0.0),
+               "snapshot": sb3.opponents.get("self", 0.0)}
+    same_games = {"games": {"players": [2], "maps": ["1"], "options": jax_cfg.games.options.model_dump()},
+                  "league": {**jax_cfg.league.model_dump(), "weights": weights},
+                  "ppo": {**jax_cfg.ppo.model_dump(), "num_envs": sb3.num_envs}}
+    shipped = type(jax_cfg).model_validate({**jax_cfg.model_dump(), **same_games})
+    jax_row = bench_jax_trainer(shipped, jax_iterations)
+    sb3_row = bench_sb3_trainer(sb3, sb3_updates)
+    # The JAX network grown to about the SB3 policy's parameter count (its global layers widened).
+    scale = max(1.0, (sb3_row["parameters"] / jax_row["parameters"]) ** 0.5)
+    bigger = {**shipped.network.model_dump(), "width": int(round(shipped.network.width * scale)),
+              "hidden": int(round(shipped.network.hidden * scale))}
+    sized = type(jax_cfg).model_validate({**shipped.model_dump(), "network": bigger})
+    jax_sized = bench_jax_trainer(sized, jax_iterations)
+    return {
+        "train_decisions_per_second_jax": jax_row["train_decisions_per_second"],
+        "train_decisions_per_second_sb3": sb3_row["train_decisions_per_second"],
+        "train_ratio_vs_sb3": jax_row["train_decisions_per_second"] / sb3_row["train_decisions_per_second"],
+        "train_decisions_per_second_jax_sb3_sized": jax_sized["train_decisions_per_second"],
+        "train_ratio_vs_sb3_same_size": jax_sized["train_decisions_per_second"] / sb3_row["train_decisions_per_second"],
+        "jax": jax_row, "jax_sb3_sized": {**jax_sized, "network": bigger}, "sb3": sb3_row,
+        "devices": [str(d) for d in __import__("jax").devices()],
+    }
