@@ -57,6 +57,7 @@ PARTS = {
 }
 
 _MP = "monkey_env.monkey_palace"
+_ST = "monkey_env.shadow_theater"
 GAMES: dict[str, GameSpec] = {
     "monkey_palace": GameSpec(
         name="monkey_palace", title="Monkey Palace", env_id="monkey_palace_v0", gym_id="MonkeyPalace-v0",
@@ -80,6 +81,27 @@ GAMES: dict[str, GameSpec] = {
                             dict(players=4, map=3, butterfly=True, frog=True, end_trigger="last_taken"),
                             dict(players=2, map=4, butterfly=True, frog=True, butterfly_rule="highest_of_colour")),
         score_name="Banana Points",
+    ),
+    "shadow_theater": GameSpec(
+        name="shadow_theater", title="The Shadow Theater", env_id="shadow_theater_v0", gym_id="ShadowTheater-v0",
+        parts={
+            "options": f"{_ST}.options:ShadowTheaterOptions",
+            "reference": f"{_ST}.engine:Game",
+            "jax_engine": f"{_ST}.jaxgame.engine:jax_engine_for",
+            "aec_env": f"{_ST}.envs.pettingzoo_env:env",
+            "raw_env": f"{_ST}.envs.pettingzoo_env:raw_env",
+            "gym_env": f"{_ST}.envs.gym_env:ShadowTheaterGymEnv",
+            "vec_env": f"{_ST}.envs.vec_env:ShadowTheaterVecEnv",
+            "text": f"{_ST}.text_view:game_text",
+            "picture": f"{_ST}.render:game_picture",
+            "differential": f"{_ST}.jaxgame.parity:differential_batch",
+            "agents": "monkey_env.agents.shadow_theater:AGENTS",
+            "balance": "monkey_env.apps.balance.shadow_theater:sections",
+        },
+        # One option space (the game data are the only choice): the reward modes cover the envs.
+        test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
+        seed_test_settings=(dict(reward_mode="terminal"),),
+        score_name="Lanterns",
     ),
 }
 DEFAULT_GAME = "monkey_palace"
