@@ -337,8 +337,7 @@ class Game:
             self.lanterns[winner] += 1
         if max(self.lanterns) >= self.data.game.lanterns_to_win:
             self.phase = OVER
-            w = self.lanterns.index(max(self.lanterns))
-            self.end_reason = f"seat {w + 1} took {self.lanterns[w]} Lanterns"
+            self.end_reason = f"{self.data.game.lanterns_to_win} Lanterns taken"
             return
         if self.round >= MAX_ROUNDS:
             self.phase = OVER

@@ -76,7 +76,7 @@ def game_picture(game: Game, *, size: tuple[int, int] = (900, 620)) -> np.ndarra
                  "hand: " + hand_words(g, seat),
                  f"points now: {g.round_points(seat)['total']}"]
         for i, line in enumerate(lines):
-            ax.text(x0 + 0.15, 2.2 - i * 0.42, line[:52], color="white", fontsize=10.5 if i else 12,
+            ax.text(x0 + 0.15, 2.2 - i * 0.42, line[:64], color="white", fontsize=12 if i == 0 else 9 if i == 3 else 10.5,
                     weight="bold" if i == 0 else "normal", va="center")
     fig.canvas.draw()
     image = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].copy()

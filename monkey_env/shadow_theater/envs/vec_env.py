@@ -25,6 +25,7 @@ class ShadowTheaterVecEnv(VecEnv):
     def __init__(self, num_envs: int = 8, opponents="random", seed: int = 0, learner_seat: int | None = None,
                  options: ShadowTheaterOptions | None = None, max_opponent_steps: int = 64, **game_options):
         self.options = options or ShadowTheaterOptions(**game_options)
+        self.render_mode = None
         self.engine = jax_engine_for(self.options)
         obs_space = space_for(self.engine)
         import gymnasium
