@@ -61,6 +61,7 @@ class Game:
         self.starter = 0                   # reading: seat 1 (index 0) starts the first round
         self.round_log: list[dict] = []    # each scored round: points, winner (-1 void), why
         self.kind_played = [[0] * len(self.data.kinds) for _ in range(2)]   # cards played, by kind
+        self.kind_held = [[0] * len(self.data.kinds) for _ in range(2)]     # cards in hand at a round's end, by kind
         self.scroll_rounds = [[0] * len(self.data.scrolls) for _ in range(2)]  # rounds each scroll was kept
         self.end_reason = ""
         self.start_round()
@@ -331,6 +332,9 @@ class Game:
         (the loser starts; after a void round the other player starts)."""
         winner, why = self.round_winner()
         points = [self.round_points(s)["total"] for s in (0, 1)]
+        for seat in (0, 1):
+            for c in self.hands[seat]:
+                self.kind_held[seat][self.data.cards[c].kind] += 1
         self.round_log.append({"round": self.round, "points": points, "winner": winner, "by": why,
                                "exhausted": self.exhausted()})
         if winner >= 0:
@@ -359,8 +363,9 @@ class Game:
         return [s for s, p in enumerate(self.places()) if p == 1]
 
     def stats(self) -> dict:
-        """Per seat: weapon cards played by kind, rounds each scroll was kept (the balance report)."""
-        return {"kind_played": np.asarray(self.kind_played, np.int64),
+        """Per seat: weapon cards played and held at a round's end by kind, rounds each scroll was kept
+        (the balance report)."""
+        return {"kind_played": np.asarray(self.kind_played, np.int64), "kind_held": np.asarray(self.kind_held, np.int64),
                 "scroll_rounds": np.asarray(self.scroll_rounds, np.int64)}
 
     # ----------------------------------------------------------------------- words
@@ -390,7 +395,7 @@ class Game:
         other = copy.copy(self)
         for name in ("history", "lanterns", "reserve", "board", "scroll", "deck", "discard", "round_log"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("supply", "hands", "kind_played", "scroll_rounds"):
+        for name in ("supply", "hands", "kind_played", "kind_held", "scroll_rounds"):
             setattr(other, name, [list(x) for x in getattr(self, name)])
         return other
 
@@ -404,7 +409,7 @@ class Game:
             "reserve": self.reserve, "supply": self.supply, "hands": self.hands, "deck": self.deck,
             "discard": self.discard, "board": self.board, "king": self.king, "scroll": self.scroll,
             "drawn": {str(k): v for k, v in self.drawn.items()}, "round_log": self.round_log,
-            "kind_played": self.kind_played, "scroll_rounds": self.scroll_rounds, "end_reason": self.end_reason})
+            "kind_played": self.kind_played, "kind_held": self.kind_held, "scroll_rounds": self.scroll_rounds, "end_reason": self.end_reason})
 
     @classmethod
     def from_dict(cls, d: dict, data: GameData | None = None) -> "Game":

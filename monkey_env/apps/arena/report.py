@@ -86,14 +86,19 @@ def print_report(report: dict, console=None) -> None:
                          f"{_pct(c['win_rate'])} [{100 * c['ci95'][0]:.1f}-{100 * c['ci95'][1]:.1f}] n={c['games']}")
         matrix.add_row(a, *cells)
     console.print(matrix)
-    seats = ", ".join(f"seat {s['seat']}: {s['mean_bananas']:.1f} BP, 1st {_pct(s['first_place'])}"
+    monkey_palace = "game" not in t
+    unit = "BP" if monkey_palace else _where_and_score(t)[1]
+    seats = ", ".join(f"seat {s['seat']}: {s['mean_bananas']:.1f} {unit}, 1st {_pct(s['first_place'])}"
                       for s in report["seats"])
     if seats:
         console.print(f"by seat: {seats}")
     if report["rounds_mean"] is not None:
         ends = ", ".join(f"{k or 'none'} {v}" for k, v in sorted(report["end_triggers"].items()))
-        console.print(f"rounds: mean {report['rounds_mean']:.1f}; end triggered by: {ends}")
-    console.print(f"win: {report.get('shared_win', SHARED_WIN)}")
+        console.print(f"rounds: mean {report['rounds_mean']:.1f}" + (f"; end triggered by: {ends}" if monkey_palace else ""))
+    if monkey_palace:
+        console.print(f"win: {report.get('shared_win', SHARED_WIN)}")
+    else:
+        console.print(f"win: the places of {_where_and_score(t)[0]}'s own rules; a shared place counts half")
 
 
 def board_rows(report: dict) -> list[list[str]]:

@@ -1,7 +1,8 @@
 """The Shadow Theater's own balance sections (its ``balance`` part in monkey_env.games).
 
-- **weapon-card kinds**: for each kind, the win rate of the seats that played at least one card
-  of it in the game against the seats that played none (a difference of proportions with
+- **weapon-card kinds**: for each kind, the win rate of the seats that used at least one card
+  of it in the game (played it, or held it at a round's end, when it scores) against the seats
+  that used none (a difference of proportions with
   Newcombe's interval and a z test), and how often it was played. A lift is an association, not
   a cause: a seat ahead gets more chances to play cards.
 - **scrolls**: for each scroll, the win rate of the seats that kept it in at least one round
@@ -41,12 +42,14 @@ def sections(table) -> list[dict]:
     kinds = [k.name for k in data.kinds]
     scrolls = [s.name for s in data.scrolls]
     wins = table.win_shares
-    played = table.stats["kind_played"] > 0
+    played = (table.stats["kind_played"] + table.stats.get("kind_held", 0)) > 0
     kept = table.stats["scroll_rounds"] > 0
     return [
-        {"title": "Weapon-card kinds: lift in win rate of the seats that played one (stand-in data)",
-         "note": "estimate = win rate with - without; treasures cannot be played (their lift is 0 by construction: "
-                 "nobody plays one)", "rows": _lift_rows(kinds, played, wins)},
+        {"title": "Weapon-card kinds: lift in win rate of the seats that used one (stand-in data)",
+         "note": "used = played, or held at a round's end (where it scores); estimate = win rate with - without; "
+                 "times played (all seats): " + ", ".join(f"{k} {int(n)}" for k, n in
+                                                          zip(kinds, table.stats["kind_played"].sum((0, 1)))),
+         "rows": _lift_rows(kinds, played, wins)},
         {"title": "Scrolls: lift in win rate of the seats that kept one (stand-in data)",
          "note": "estimate = win rate with - without (kept in at least one round)", "rows": _lift_rows(scrolls, kept, wins)},
     ]

@@ -109,7 +109,7 @@ class ShadowTheaterJax:
                   board=jnp.zeros(3, jnp.int32), king=z, scroll=jnp.full(2, -1, jnp.int32),
                   lanterns=jnp.zeros(2, jnp.int32), round_points=jnp.zeros((MAX_ROUNDS, 2), jnp.int32),
                   round_winner=jnp.full(MAX_ROUNDS, -2, jnp.int32),
-                  kind_played=jnp.zeros((2, self.n_kinds), jnp.int32),
+                  kind_played=jnp.zeros((2, self.n_kinds), jnp.int32), kind_held=jnp.zeros((2, self.n_kinds), jnp.int32),
                   scroll_rounds=jnp.zeros((2, self.n_scrolls), jnp.int32), terminated=jnp.bool_(False),
                   illegal=jnp.bool_(False), rewards=jnp.zeros(2, jnp.float32), decisions=z)
         return self._start_round(s)
@@ -200,7 +200,10 @@ class ShadowTheaterJax:
         gained = (jnp.arange(2) == winner).astype(jnp.int32)
         lanterns = s.lanterns + gained
         r = s.round - 1
+        in_hand = (s.holder[None, :] == jnp.arange(2)[:, None]).astype(jnp.int32)                 # (2, C)
+        by_kind = (self.t.card_kind[:, None] == jnp.arange(self.n_kinds)[None, :]).astype(jnp.int32)  # (C, K)
         s = s._replace(lanterns=lanterns, round_points=s.round_points.at[r].set(pts),
+                       kind_held=s.kind_held + in_hand @ by_kind,
                        round_winner=s.round_winner.at[r].set(winner),
                        rewards=s.rewards + (gained - gained[::-1]).astype(jnp.float32))
         over = (lanterns.max() >= self.data.game.lanterns_to_win) | (s.round >= MAX_ROUNDS)
@@ -353,7 +356,7 @@ class ShadowTheaterJax:
         return 1 + (lan[:, ::-1] > lan).astype(jnp.int32)
 
     def batch_stats(self, states: State) -> dict:
-        return {"kind_played": states.kind_played, "scroll_rounds": states.scroll_rounds}
+        return {"kind_played": states.kind_played, "kind_held": states.kind_held, "scroll_rounds": states.scroll_rounds}
 
     def scores(self, state: State) -> np.ndarray:
         return np.asarray(state.lanterns)

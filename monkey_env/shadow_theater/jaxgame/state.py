@@ -32,6 +32,7 @@ class State(NamedTuple):
     round_points: jnp.ndarray    # (R, 2) int32: each scored round's points (0 before)
     round_winner: jnp.ndarray    # (R,) int32: each scored round's winner, -1 void, -2 not scored
     kind_played: jnp.ndarray     # (2, K) int32: weapon cards played by kind, whole game
+    kind_held: jnp.ndarray       # (2, K) int32: weapon cards in hand at a round's end by kind, whole game
     scroll_rounds: jnp.ndarray   # (2, S) int32: rounds each scroll was kept, whole game
     terminated: jnp.ndarray      # () bool: the game is over (or ended on an illegal action)
     illegal: jnp.ndarray         # () bool: it ended on an illegal action
