@@ -9,7 +9,9 @@
 Rules of the step: stepping a finished game changes nothing; an illegal action ends the game,
 ``illegal`` set, with ``illegal_penalty`` to the seat that made it (the reference engine raises
 instead). Rewards: +1 to a seat when it takes a Lantern and -1 to the other (zero-sum). Every
-branch is computed and selected with ``jnp.where`` (no Python branching on traced values).
+branch is computed and selected with ``jnp.where`` (no Python branching on traced values); a
+decision's own step says whether it ends the turn, and the turn's end (scoring, the next round's
+set-up) is computed once per step. Updates at traced indices are one-hot arithmetic, not scatters.
 """
 
 from __future__ import annotations
@@ -32,6 +34,16 @@ PLACE_BONUS, FEED, JADE_SET, START, CARD_POINTS, JADE_MAJORITY = range(6)
 CARDS_RESOURCE = 3                 # a scroll's resource "cards" (after monkeys, jade, peaches)
 # Observation scaling: counts divided by about their largest values.
 MONKEY_SCALE, ITEM_SCALE = 25.0, 9.0
+
+
+def _hot(i, n: int) -> jnp.ndarray:
+    """(n,) int32 one-hot of a traced index: updates without scatters (slow on CPU under vmap)."""
+    return (jnp.arange(n) == i).astype(jnp.int32)
+
+
+def _hot2(i, j, n: int, m: int) -> jnp.ndarray:
+    """(n, m) int32 one-hot of a traced pair of indices."""
+    return _hot(i, n)[:, None] * _hot(j, m)[None, :]
 
 
 class Tables(NamedTuple):
@@ -118,13 +130,13 @@ class ShadowTheaterJax:
     def _take(self, s: State, seat, resource, amount) -> State:
         """Take up to ``amount`` of a resource from the reserve (what is left, if less)."""
         n = jnp.minimum(amount, s.reserve[resource])
-        return s._replace(reserve=s.reserve.at[resource].add(-n), supply=s.supply.at[seat, resource].add(n))
+        return s._replace(reserve=s.reserve - n * _hot(resource, 3), supply=s.supply + n * _hot2(seat, resource, 2, 3))
 
     def _draw(self, s: State, seat, when=True) -> State:
         """Draw the top card of the round's deck into a hand (nothing if empty or not ``when``)."""
         ok = (s.deck_top < self.deck_size) & when
         card = s.deal_cards[s.round - 1, jnp.minimum(s.deck_top, self.deck_size - 1)]
-        return s._replace(holder=s.holder.at[card].set(jnp.where(ok, seat, s.holder[card])),
+        return s._replace(holder=jnp.where(ok & (jnp.arange(N_CARDS) == card), seat, s.holder),
                           deck_top=s.deck_top + ok)
 
     def _free(self, s: State) -> jnp.ndarray:
@@ -202,9 +214,10 @@ class ShadowTheaterJax:
         r = s.round - 1
         in_hand = (s.holder[None, :] == jnp.arange(2)[:, None]).astype(jnp.int32)                 # (2, C)
         by_kind = (self.t.card_kind[:, None] == jnp.arange(self.n_kinds)[None, :]).astype(jnp.int32)  # (C, K)
-        s = s._replace(lanterns=lanterns, round_points=s.round_points.at[r].set(pts),
+        row = jnp.arange(MAX_ROUNDS) == r
+        s = s._replace(lanterns=lanterns, round_points=jnp.where(row[:, None], pts[None, :], s.round_points),
                        kind_held=s.kind_held + in_hand @ by_kind,
-                       round_winner=s.round_winner.at[r].set(winner),
+                       round_winner=jnp.where(row, winner, s.round_winner),
                        rewards=s.rewards + (gained - gained[::-1]).astype(jnp.float32))
         over = (lanterns.max() >= self.data.game.lanterns_to_win) | (s.round >= MAX_ROUNDS)
         next_starter = jnp.where(winner >= 0, 1 - winner, 1 - s.starter)
@@ -219,35 +232,37 @@ class ShadowTheaterJax:
         return jax.tree_util.tree_map(lambda a, b: jnp.where(self._exhausted(s), a, b), scored, passed)
 
     # ------------------------------------------------------------------ decisions
-    def _keep_scroll(self, s: State, choice) -> State:
+    def _keep_scroll(self, s: State, choice):
         seat = s.current
         pos = jnp.where(seat == s.starter, 0, 2) + choice
         sid = s.deal_scrolls[s.round - 1, pos]
-        s = s._replace(scroll=s.scroll.at[seat].set(sid), scroll_rounds=s.scroll_rounds.at[seat, sid].add(1))
+        s = s._replace(scroll=jnp.where(jnp.arange(2) == seat, sid, s.scroll),
+                       scroll_rounds=s.scroll_rounds + _hot2(seat, sid, 2, self.n_scrolls))
         both = s.scroll[1 - seat] >= 0
         begun = self._starting_monkeys(s)._replace(current=s.starter, phase=jnp.int32(TURN))
         waiting = s._replace(current=1 - seat)
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(both, a, b), begun, waiting)
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(both, a, b), begun, waiting), jnp.bool_(False)
 
-    def _play_card(self, s: State, card) -> State:
+    def _play_card(self, s: State, card):
         seat, other = s.current, 1 - s.current
         t = self.t
         effect, res, amount = t.card_effect[card], t.card_resource[card], t.card_amount[card]
-        s = s._replace(holder=s.holder.at[card].set(-1), discarded=s.discarded.at[card].set(True),
-                       kind_played=s.kind_played.at[seat, t.card_kind[card]].add(1))
+        this = jnp.arange(N_CARDS) == card
+        s = s._replace(holder=jnp.where(this, -1, s.holder), discarded=s.discarded | this,
+                       kind_played=s.kind_played + _hot2(seat, t.card_kind[card], 2, self.n_kinds))
         s = self._take(s, seat, res, jnp.where(effect == GAIN, amount, 0))
         stolen = jnp.where(effect == STEAL, jnp.minimum(amount, s.supply[other, res]), 0)
-        s = s._replace(supply=s.supply.at[other, res].add(-stolen).at[seat, res].add(stolen))
+        s = s._replace(supply=s.supply + stolen * (_hot2(seat, res, 2, 3) - _hot2(other, res, 2, 3)))
         recalled = jnp.where(effect == RECALL, jnp.minimum(amount, s.board[s.king]), 0)
-        s = s._replace(board=s.board.at[s.king].add(-recalled), supply=s.supply.at[seat, 0].add(recalled))
+        s = s._replace(board=s.board - recalled * _hot(s.king, 3), supply=s.supply + recalled * _hot2(seat, 0, 2, 3))
         moves = effect == MOVE_KING
         return s._replace(phase=jnp.where(moves, KING_MOVE, s.phase).astype(jnp.int32),
-                          king_ends_turn=jnp.where(moves, False, s.king_ends_turn))
+                          king_ends_turn=jnp.where(moves, False, s.king_ends_turn)), jnp.bool_(False)
 
-    def _place(self, s: State, loc) -> State:
+    def _place(self, s: State, loc):
         seat = s.current
         pe = self.data.game.place_effects
-        s = s._replace(supply=s.supply.at[seat, 0].add(-1), board=s.board.at[loc].add(1))
+        s = s._replace(supply=s.supply - _hot2(seat, 0, 2, 3), board=s.board + _hot(loc, 3))
         for _ in range(pe.lair.get("cards", 0)):
             s = self._draw(s, seat, loc == 0)
         s = self._take(s, seat, 1, jnp.where(loc == 1, pe.palace.get("jade", 0), 0))
@@ -257,17 +272,16 @@ class ShadowTheaterJax:
         bonus = self._scroll_is(s, seat, PLACE_BONUS) & (self.t.scroll_location[sid] == loc)
         s = self._take(s, seat, jnp.clip(self.t.scroll_resource[sid], 0, 2), jnp.where(bonus, self.t.scroll_amount[sid], 0))
         king_moves = (loc == 2) & bool(pe.garden.get("move_king", False)) & jnp.any(self._destinations(s))
-        moving = s._replace(phase=jnp.int32(KING_MOVE), king_ends_turn=jnp.bool_(True))
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(king_moves, a, b), moving, self._end_turn(s))
+        s = s._replace(phase=jnp.where(king_moves, KING_MOVE, s.phase).astype(jnp.int32),
+                       king_ends_turn=jnp.where(king_moves, True, s.king_ends_turn))
+        return s, ~king_moves
 
-    def _move_king(self, s: State, loc) -> State:
-        s = s._replace(king=loc.astype(jnp.int32))
-        back = s._replace(phase=jnp.int32(TURN))
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(s.king_ends_turn, a, b), self._end_turn(s), back)
+    def _move_king(self, s: State, loc):
+        return s._replace(king=loc.astype(jnp.int32), phase=jnp.int32(TURN)), s.king_ends_turn
 
-    def _collect(self, s: State, loc) -> State:
-        s = s._replace(supply=s.supply.at[s.current, 0].add(s.board[loc]), board=s.board.at[loc].set(0))
-        return self._end_turn(s)
+    def _collect(self, s: State, loc):
+        s = s._replace(supply=s.supply + s.board[loc] * _hot2(s.current, 0, 2, 3), board=s.board * (1 - _hot(loc, 3)))
+        return s, jnp.bool_(True)
 
     def legal_action_mask(self, s: State) -> jnp.ndarray:
         """(29,) bool: the reference engine's legal_mask."""
@@ -296,9 +310,12 @@ class ShadowTheaterJax:
             lambda st: self._collect(st, jnp.clip(a - COLLECT, 0, 2)),
             lambda st: self._move_king(st, jnp.clip(a - KING, 0, 2)),
             lambda st: self._keep_scroll(st, jnp.clip(a - KEEP, 0, 1)),
-            lambda st: self._end_turn(st),
+            lambda st: (st, jnp.bool_(True)),                       # pass
         ]
-        played = jax.lax.switch(kind, branches, s0)
+        # Each decision's own step (and whether it ends the turn); the turn's end once, after.
+        acted, ends = jax.lax.switch(kind, branches, s0)
+        finished = self._end_turn(acted)
+        played = jax.tree_util.tree_map(lambda a, b: jnp.where(ends, a, b), finished, acted)
         played = played._replace(decisions=s.decisions + 1)
         penalty = jnp.where(jnp.arange(2) == s.current, self.illegal_penalty, 0.0).astype(jnp.float32)
         refused = s0._replace(terminated=jnp.bool_(True), illegal=jnp.bool_(True), phase=jnp.int32(OVER),
