@@ -120,3 +120,25 @@ def test_the_vec_env_resets_finished_games_and_rewards_lanterns():
         for i in np.flatnonzero(dones):
             assert max(infos[i]["lanterns"]) == 2 and "terminal_observation" in infos[i]
     assert finished >= 2 and abs(total) <= 2 * finished
+
+
+def test_bench_of_the_reference_engine(capsys):
+    assert main(["bench", "--game", "shadow_theater", "--reference-only", "--games", "3", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game"] == "shadow_theater" and report["reference"]["decisions_per_second"] > 0 and report["jax"] == []
+
+
+def test_balance_sections_from_a_results_table():
+    from monkey_env.apps.balance.any_game import build, markdown
+    from monkey_env.apps.results_table import play_games
+    from monkey_env.games import game_spec
+
+    table = play_games(lambda i, s: [make_agent("greedy", s, game="shadow_theater"),
+                                     make_agent("random", s, game="shadow_theater")], ShadowTheaterOptions(), range(6),
+                       engine="reference")
+    report = build(game_spec("shadow_theater"), table, {"title": "The Shadow Theater", "games": 6, "agent": "x",
+                                                        "seed": 0, "engine": "reference"})
+    titles = [s["title"] for s in report["sections"]]
+    assert titles[0].startswith("Seats") and any("Weapon-card kinds" in t for t in titles) and any("Scrolls" in t for t in titles)
+    assert len(report["sections"][2]["rows"]) == 8 and len(report["sections"][3]["rows"]) == 10
+    assert "seat 1 (first player)" in markdown(report)
