@@ -11,6 +11,15 @@ from monkey_env.apps.arena.schedule import Schedule
 from monkey_env.apps.results_table import SHARED_WIN
 
 
+def _where_and_score(t: dict) -> tuple[str, str]:
+    """'map N' and Banana Points for Monkey Palace; another game's title and score name."""
+    if "game" not in t:
+        return f"map {t['map']}", "Banana Points"
+    from monkey_env.games import game_spec
+    spec = game_spec(t["game"])
+    return spec.title, spec.score_name
+
+
 def build_report(db: Results, tournament_id: int | None = None) -> dict:
     tour = db.find(id=tournament_id)
     cfg = tour.config
@@ -52,10 +61,11 @@ def print_report(report: dict, console=None) -> None:
             console = Console(width=150)
     t = report["tournament"]
     opts = ", ".join(f"{k}={v}" for k, v in t["options"].items())
+    where, score = _where_and_score(t)
     console.print(f"[bold]Tournament {t['id']}[/bold] in {report['database']}: {report['games_recorded']} games, "
-                  f"{t['players']} players, map {t['map']}, {t['engine']} engine, seed {t['seed']} ({opts})")
+                  f"{t['players']} players, {where}, {t['engine']} engine, seed {t['seed']} ({opts})")
     board = Table(title="Leaderboard (openskill Plackett-Luce, sorted by mu - 3 sigma)")
-    for col in ("#", "agent", "version", "mu", "sigma", "mu-3σ", "games", "win share", "mean Banana Points (95% CI)"):
+    for col in ("#", "agent", "version", "mu", "sigma", "mu-3σ", "games", "win share", f"mean {score} (95% CI)"):
         board.add_column(col, justify="left" if col in ("agent", "version") else "right")
     for r in board_rows(report):
         board.add_row(*r)
@@ -76,14 +86,19 @@ def print_report(report: dict, console=None) -> None:
                          f"{_pct(c['win_rate'])} [{100 * c['ci95'][0]:.1f}-{100 * c['ci95'][1]:.1f}] n={c['games']}")
         matrix.add_row(a, *cells)
     console.print(matrix)
-    seats = ", ".join(f"seat {s['seat']}: {s['mean_bananas']:.1f} BP, 1st {_pct(s['first_place'])}"
+    monkey_palace = "game" not in t
+    unit = "BP" if monkey_palace else _where_and_score(t)[1]
+    seats = ", ".join(f"seat {s['seat']}: {s['mean_bananas']:.1f} {unit}, 1st {_pct(s['first_place'])}"
                       for s in report["seats"])
     if seats:
         console.print(f"by seat: {seats}")
     if report["rounds_mean"] is not None:
         ends = ", ".join(f"{k or 'none'} {v}" for k, v in sorted(report["end_triggers"].items()))
-        console.print(f"rounds: mean {report['rounds_mean']:.1f}; end triggered by: {ends}")
-    console.print(f"win: {report.get('shared_win', SHARED_WIN)}")
+        console.print(f"rounds: mean {report['rounds_mean']:.1f}" + (f"; end triggered by: {ends}" if monkey_palace else ""))
+    if monkey_palace:
+        console.print(f"win: {report.get('shared_win', SHARED_WIN)}")
+    else:
+        console.print(f"win: the places of {_where_and_score(t)[0]}'s own rules; a shared place counts half")
 
 
 def board_rows(report: dict) -> list[list[str]]:
@@ -132,7 +147,8 @@ def plot_report(report: dict, path: str) -> None:
     ax2.set_title("Win rate, row vs column")
     fig.colorbar(im, ax=ax2, fraction=0.046)
     t = report["tournament"]
-    fig.suptitle(f"Tournament {t['id']}: {report['games_recorded']} games, {t['players']} players, map {t['map']}")
+    fig.suptitle(f"Tournament {t['id']}: {report['games_recorded']} games, {t['players']} players, "
+                 f"{_where_and_score(t)[0]}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -1,0 +1,98 @@
+"""The Shadow Theater's agents (the game's ``agents`` part in monkey_env.games): ``greedy``
+here, ``random`` is the generic one (monkey_env.agents.random_agent).
+
+**The greedy agent's one-turn evaluation.** For every legal action it plays that one decision
+on a copy of the game and scores the position reached, from its own side (``me``):
+
+    value = 100 x (my Lanterns - the opponent's)        a decision that ends the round
+          + (my round points - the opponent's)          as if the round ended now (the rulebook's scoring)
+          + 0.25 x (my monkeys - the opponent's)        monkeys to place later, and the first tie-break
+          - 0.5 x (most monkeys on one location)        if the opponent plays next: what they could collect
+
+and takes the best (ties broken at random from its seed or key). A Garden placement is scored
+after the King's move it leads to is asked (the King move is its own decision, scored the same way).
+The reference form (``act``) and the JAX form (``act_batch``, every action of every game in one
+vmapped step) compute the same values.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+LANTERN_WEIGHT, MONKEY_WEIGHT, EXPOSURE_WEIGHT = 100.0, 0.25, 0.5
+
+
+def reference_value(game, me: int) -> float:
+    from monkey_env.shadow_theater.actions import TURN
+
+    opp = 1 - me
+    pts = [game.round_points(s)["total"] for s in (0, 1)]
+    value = LANTERN_WEIGHT * (game.lanterns[me] - game.lanterns[opp]) + (pts[me] - pts[opp])
+    value += MONKEY_WEIGHT * (game.supply[me][0] - game.supply[opp][0])
+    if not game.game_over and game.current == opp and game.phase == TURN:
+        value -= EXPOSURE_WEIGHT * max(game.board)
+    return float(value)
+
+
+class ShadowTheaterGreedy:
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, game, mask: np.ndarray) -> int:
+        legal = np.flatnonzero(mask)
+        if len(legal) == 0:
+            raise ValueError("no legal action to choose from")
+        me = game.current
+        values = []
+        for a in legal:
+            after = game.clone()
+            after.apply(int(a))
+            values.append(reference_value(after, me))
+        values = np.asarray(values)
+        best = legal[np.flatnonzero(values >= values.max() - 1e-9)]
+        return int(self.rng.choice(best))
+
+    def act_batch(self, engine, states, masks, key):
+        return _batch_policy(engine)(states, masks, key)
+
+
+@lru_cache(maxsize=8)
+def _batch_policy(engine):
+    import jax
+    import jax.numpy as jnp
+
+    from monkey_env.shadow_theater.actions import TURN
+
+    actions = jnp.arange(engine.num_actions, dtype=jnp.int32)
+
+    def value(s, me):
+        opp = 1 - me
+        pts = engine.points(s)
+        v = LANTERN_WEIGHT * (s.lanterns[me] - s.lanterns[opp]) + (pts[me] - pts[opp])
+        v = v + MONKEY_WEIGHT * (s.supply[me, 0] - s.supply[opp, 0])
+        exposed = ~s.terminated & (s.current == opp) & (s.phase == TURN)
+        return v - jnp.where(exposed, EXPOSURE_WEIGHT * s.board.max(), 0.0)
+
+    def one(state, mask, key):
+        after = jax.vmap(engine.step, in_axes=(None, 0))(state, actions)
+        values = jax.vmap(value, in_axes=(0, None))(after, state.current)
+        noise = jax.random.uniform(key, values.shape, maxval=1e-3)      # ties broken at random
+        return jnp.argmax(jnp.where(mask, values + noise, -jnp.inf)).astype(jnp.int32)
+
+    @jax.jit
+    def policy(states, masks, key):
+        keys = jax.random.split(key, masks.shape[0])
+        return jax.vmap(one)(states, masks, keys)
+
+    return policy
+
+
+def _greedy(seed: int):
+    return ShadowTheaterGreedy(seed)
+
+
+AGENTS = {"greedy": _greedy}

@@ -1,0 +1,34 @@
+"""The Shadow Theater as text: the three locations, the King, the reserve, each player's hand."""
+
+from __future__ import annotations
+
+from monkey_env.shadow_theater.actions import PHASE_NAMES
+from monkey_env.shadow_theater.engine import JADE, MONKEYS, PEACHES, Game, describe_scroll
+from monkey_env.shadow_theater.game_data import LOCATION_NAMES, LOCATIONS
+
+
+def game_text(game: Game) -> str:
+    g = game
+    lines = [f"The Shadow Theater, round {g.round} (seat {g.starter + 1} started); Lanterns: "
+             f"seat 1 {g.lanterns[0]}, seat 2 {g.lanterns[1]}"]
+    spaces = g.data.game.spaces_per_location
+    for loc, name in enumerate(LOCATIONS):
+        cells = ["K"] if g.king == loc else []
+        cells += ["m"] * g.board[loc]
+        cells += ["."] * (spaces - len(cells))
+        lines.append(f"  {LOCATION_NAMES[name]:<22} [{' '.join(cells)}]")
+    r = g.reserve
+    lines.append(f"  reserve: {r[MONKEYS]} monkeys, {r[JADE]} jade, {r[PEACHES]} peaches, {len(g.deck)} weapon cards")
+    for seat in (0, 1):
+        s = g.supply[seat]
+        scroll = g.scroll_of(seat)
+        hand = ", ".join(g.data.cards[c].name for c in g.hands[seat]) or "no cards"
+        pts = g.round_points(seat)["total"]
+        lines.append(f"  seat {seat + 1}{' *' if g.current == seat and not g.game_over else '  '} "
+                     f"{s[MONKEYS]} monkeys, {s[JADE]} jade, {s[PEACHES]} peaches; {hand}; scroll: "
+                     f"{scroll.name + ' (' + describe_scroll(scroll) + ')' if scroll else '-'}; {pts} points now")
+    for entry in g.round_log:
+        who = "void" if entry["winner"] < 0 else f"seat {entry['winner'] + 1} by {entry['by']}"
+        lines.append(f"  round {entry['round']}: points {entry['points'][0]}-{entry['points'][1]}, {who}")
+    lines.append(f"  {'game over: ' + g.end_reason if g.game_over else 'to decide: ' + PHASE_NAMES[g.phase]}")
+    return "\n".join(lines)
