@@ -186,6 +186,7 @@ class Game:
 
     def score_closed_rooms(self) -> None:
         """Every room closed by this tile is valued and paid by majority of advisors."""
+        self.last_scores = []
         rooms = self.city.rooms()
         for room in rooms:
             if room.id in self._closed or not self.city.is_closed(room):
