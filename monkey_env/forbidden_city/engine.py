@@ -124,15 +124,17 @@ class Game:
         return sorted(cells, key=lambda c: (c[1], c[0]))
 
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(self.layout.num_actions, bool)
-        if self.game_over:
-            return mask
-        places = self.placements()
-        for x, y, turns in places:
-            mask[self.layout.encode(x, y, turns)] = True
-        if not places:
-            mask[self.layout.set_aside] = True
-        return mask
+        key = (len(self.history), self.turns_played)
+        if getattr(self, "_mask_for", None) != key:       # one computation per decision
+            mask = np.zeros(self.layout.num_actions, bool)
+            if not self.game_over:
+                places = self.placements()
+                for x, y, turns in places:
+                    mask[self.layout.encode(x, y, turns)] = True
+                if not places:
+                    mask[self.layout.set_aside] = True
+            self._mask, self._mask_for = mask, key
+        return self._mask.copy()
 
     def explain(self, action: int) -> str:
         """"legal", or why not, in a player's words."""
@@ -143,7 +145,7 @@ class Game:
         if self.game_over:
             return "the game is over"
         if action == self.layout.set_aside:
-            return "legal" if not self.placements() else "the tile in hand fits somewhere, so it must be laid"
+            return "legal" if self.legal_mask()[action] else "the tile in hand fits somewhere, so it must be laid"
         x, y, turns = self.layout.decode(int(action))
         problem = self.city.placement_problem(self.held_face().turned(turns), x, y)
         return "legal" if problem is None else problem
@@ -187,7 +189,7 @@ class Game:
     def score_closed_rooms(self) -> None:
         """Every room closed by this tile is valued and paid by majority of advisors."""
         self.last_scores = []
-        rooms = self.city.rooms()
+        rooms = self.rooms()
         for room in rooms:
             if room.id in self._closed or not self.city.is_closed(room):
                 continue
@@ -233,7 +235,10 @@ class Game:
 
     # ------------------------------------------------------------------ rooms, for views and agents
     def rooms(self) -> list[Room]:
-        return self.city.rooms()
+        key = len(self.city.cells)
+        if getattr(self, "_rooms_for", None) != key:       # the city only grows: one flood fill per tile
+            self._rooms, self._rooms_for = self.city.rooms(), key
+        return list(self._rooms)
 
     def closed_room_ids(self) -> set[int]:
         return set(self._closed)
@@ -242,7 +247,7 @@ class Game:
         """(size, size, 2) int: each node's room label (its smallest node number), -1 where no node."""
         n = self.data.size
         labels = -np.ones((n, n, 2), np.int64)
-        for room in self.city.rooms():
+        for room in self.rooms():
             for node in room.nodes:
                 cell, part = divmod(node, 2)
                 labels[cell // n, cell % n, part] = room.id

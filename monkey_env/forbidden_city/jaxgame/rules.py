@@ -210,3 +210,33 @@ class Rules:
         state = self.draw(state, seat)
         state = state._replace(turns=state.turns + 1, current=(seat + 1) % state.players)
         return self.end_of_game(state)
+
+
+def closing_cells(rules: Rules, state: State) -> jnp.ndarray:
+    """(H, W) bool: the empty cells where laying the current hand's tile *may* close a room (a
+    necessary condition, so elsewhere no room closes and nobody is paid): a neighbour's room
+    has all its open sides against the cell, or some turn of the tile has a part whose open
+    sides all face a neighbour's wall (or door). Agents evaluate only these cells exactly (agents/forbidden_city_greedy.py)."""
+    n = rules.s.nodes
+    occ, sides, qpart, _ = rules.faces(state)
+    nocc = jnp.stack([shift(occ, d, False) for d in range(4)], -1)                     # (H, W, 4)
+    front = occ[..., None] & (sides == OPEN) & ~nocc
+    per_part = jnp.stack([(front & (qpart == p)).sum(-1) for p in range(2)], -1)
+    lab = state.label.reshape(-1)
+    where = jnp.where(lab >= 0, lab, n)
+    open_sides = jax.ops.segment_sum(per_part.reshape(-1), where, n + 1)
+    quarter_label = jnp.take_along_axis(state.label, jnp.clip(qpart, 0, 1), -1)         # (H, W, 4)
+    # For an empty cell, the room of each neighbour's quarter that faces it through open floor.
+    facing = jnp.stack([jnp.where(shift(front[..., (d + 2) % 4], d, False),
+                                  shift(quarter_label[..., (d + 2) % 4], d, -1), -1) for d in range(4)], -1)
+    at_cell = (facing[..., :, None] == facing[..., None, :]).sum(-1)                     # sides of that room here
+    whole = (facing >= 0) & (open_sides[jnp.where(facing >= 0, facing, n)] == at_cell)
+    held = jnp.maximum(state.held[state.current], 0).astype(jnp.int32) + rules.s.n_start * 2
+    t_sides, t_part = rules.t.sides[held], rules.t.quarter_part[held]                    # (4 r, 4 d)
+    nside = jnp.stack([shift(sides[..., (d + 2) % 4], d, WALL) for d in range(4)], -1)
+    walled = nocc & (nside != OPEN)                                                    # (H, W, 4)
+    exposed = (t_sides == OPEN)[None, None] & ~walled[:, :, None, :]                   # (H, W, 4 r, 4 d)
+    alone = jnp.stack([~(exposed & (t_part == p)[None, None]).any(-1) for p in range(2)], -1)
+    has_part = jnp.stack([jnp.ones((), bool), rules.t.parts[held] == 2])
+    alone = (alone & has_part).any(-1).any(-1)
+    return ~occ & nocc.any(-1) & (whole.any(-1) | alone)
