@@ -20,14 +20,15 @@ class GameSpec:
     title: str
     env_id: str                 # the PettingZoo AEC environment's versioned id
     gym_id: str | None          # the registered Gymnasium id of the single-agent view
-    parts: dict                 # part name -> "module:attribute" (see monkey_env.core.protocol)
+    parts: dict                 # part name -> "module:attribute" (see monkey_env.core.protocol and PARTS)
     # Option settings that together cover the game's option space: the shared test suite
     # (tests/test_games_shared.py) runs PettingZoo's tests and the save/replay checks on each.
     test_settings: tuple = ()
     seed_test_settings: tuple = ()
+    score_name: str = "points"  # what scores() counts, in the applications' reports
 
     def load(self, part: str):
-        """Import one part: options, reference, jax_engine, aec_env, raw_env, gym_env, vec_env, text, picture."""
+        """Import one part (PARTS says what each is)."""
         if part not in self.parts:
             raise KeyError(f"game {self.name!r} has no {part!r}; it has {', '.join(sorted(self.parts))}")
         module, _, attribute = self.parts[part].partition(":")
@@ -36,6 +37,24 @@ class GameSpec:
     def has(self, part: str) -> bool:
         return part in self.parts
 
+
+# What a game may provide, by part name (docs/ARCHITECTURE.md, "Adding a game"). The first two
+# are required; the applications use the others where they exist.
+PARTS = {
+    "options": "the pydantic options model (every choice made when a game is created; CLI flags and saves)",
+    "reference": "the reference engine class (monkey_env.core.protocol.ReferenceGame)",
+    "jax_engine": "a function options=None -> the JAX engine (monkey_env.core.protocol.JaxEngine)",
+    "aec_env": "the PettingZoo AEC env factory, with its wrappers (monkey_env.make)",
+    "raw_env": "the PettingZoo AEC env class, unwrapped",
+    "gym_env": "the Gymnasium single-agent view (registered as gym_id)",
+    "vec_env": "the batched VecEnv",
+    "text": "a function game -> str, the position in words (show, play, render_mode ansi)",
+    "picture": "a function game -> (H, W, 3) uint8 image (show --png, render_mode rgb_array)",
+    "differential": "a function (jax_engine, first, batch, seed) -> {'decisions': n}: random games on both "
+                    "engines compared decision by decision (raises AssertionError at the first difference)",
+    "agents": "a dict agent name -> factory(seed) of the game's own agents (random is generic)",
+    "balance": "a function (GameResults) -> list of report sections: the game's own balance figures",
+}
 
 _MP = "monkey_env.monkey_palace"
 GAMES: dict[str, GameSpec] = {
@@ -60,6 +79,7 @@ GAMES: dict[str, GameSpec] = {
                             dict(players=3, map=2, butterfly=True, frog=True, monkey_move="mandatory"),
                             dict(players=4, map=3, butterfly=True, frog=True, end_trigger="last_taken"),
                             dict(players=2, map=4, butterfly=True, frog=True, butterfly_rule="highest_of_colour")),
+        score_name="Banana Points",
     ),
 }
 
@@ -94,6 +114,15 @@ def game_spec(name: str) -> GameSpec:
     if name not in GAMES:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
     return GAMES[name]
+
+
+def spec_for_options(options) -> GameSpec:
+    """The game whose options model ``options`` is an instance of (no import needed)."""
+    path = f"{type(options).__module__}:{type(options).__name__}"
+    for spec in GAMES.values():
+        if spec.parts.get("options") == path:
+            return spec
+    raise ValueError(f"{type(options).__name__} is the options model of no registered game")
 
 
 def spec_for_env_id(env_id: str) -> GameSpec:

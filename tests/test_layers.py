@@ -25,9 +25,20 @@ LAYERS = [
     ("monkey_env.apps", 4),                      # applications: CLI, simulate, evaluate, train, arena, balance, play
 ]
 LAYER_NAMES = {0: "shared core", 1: "rules and data", 2: "engines", 3: "environments and agents", 4: "applications"}
+# Every game's subpackage is layered alike: monkey_env.<game>.jaxgame is an engine, .envs environments.
+NOT_GAMES = {"core", "configs", "games", "apps", "agents"}
+GAME_SUBPACKAGE_LAYERS = {"jaxgame": 2, "envs": 3}
+
+
+def is_env_module(module: str) -> bool:
+    parts = module.split(".")
+    return len(parts) >= 3 and parts[0] == "monkey_env" and parts[1] not in NOT_GAMES and parts[2] == "envs"
 
 
 def layer_of(module: str) -> int | None:
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[0] == "monkey_env" and parts[1] not in NOT_GAMES and parts[2] in GAME_SUBPACKAGE_LAYERS:
+        return GAME_SUBPACKAGE_LAYERS[parts[2]]
     best = None
     for prefix, layer in LAYERS:
         if (module == prefix or module.startswith(prefix + ".")) and (best is None or len(prefix) > len(best[0])):
@@ -79,7 +90,7 @@ def violations():
                 found.append(f"{path.relative_to(REPO)}:{line} ({LAYER_NAMES[own]}) imports {target} "
                              f"({LAYER_NAMES[theirs]})")
             # Environments find agents through the registry only, never by importing one.
-            if module.startswith("monkey_env.monkey_palace.envs") and target.startswith("monkey_env.agents") \
+            if is_env_module(module) and target.startswith("monkey_env.agents") \
                     and not target.startswith("monkey_env.agents.registry") and target != "monkey_env.agents":
                 found.append(f"{path.relative_to(REPO)}:{line} imports the agent {target} directly")
     return found

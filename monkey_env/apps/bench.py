@@ -225,3 +225,59 @@ def run_startup(warm_runs: int = 3) -> dict:
     return {"first_reset_seconds_cold": cold["first_reset"], "first_step_seconds_cold": cold["first_step"],
             "first_reset_seconds_warm": best_warm["first_reset"], "first_step_seconds_warm": best_warm["first_step"],
             "cold": cold, "warm": warm}
+
+
+# ------------------------------------------------------------------ any other registered game
+def run_any_game(spec, options, batches=(1, 256, 1024), reference_games: int = 20, seed: int = 0,
+                 max_seconds: float = 60.0) -> dict:
+    """Decisions per second of a game's reference engine (random games, one at a time) and of its
+    JAX engine (random games in batches), in the same run (apps.any_game's protocol)."""
+    from monkey_env.agents.random_agent import RandomAgent
+    from monkey_env.apps.any_game import play_one, players_of, with_seed
+
+    times, decisions = [], 0
+    for i in range(reference_games):
+        t0 = time.perf_counter()
+        _, n = play_one(spec, with_seed(options, seed + i), [RandomAgent(seed + i)] * players_of(options))
+        times.append(time.perf_counter() - t0)
+        decisions += n
+    reference = {"engine": "reference", "games": reference_games, "batch": 1,
+                 "decisions_per_second": decisions / sum(times), "mean_game_seconds": statistics.mean(times),
+                 "max_game_seconds": max(times)}
+    rows = []
+    if batches and spec.has("jax_engine"):
+        engine = spec.load("jax_engine")(options)
+        rows = [bench_any_jax(engine, options, b, seed, max_seconds) for b in batches]
+    top = next((r for r in rows if r["batch"] == 1024), None)
+    return {"game": spec.name, "reference": reference, "jax": rows,
+            "speedup_vs_reference_at_1024": top["decisions_per_second"] / reference["decisions_per_second"] if top else None,
+            "devices": [str(d) for d in __import__("jax").devices()] if rows else []}
+
+
+def bench_any_jax(engine, options, batch: int, seed: int, max_seconds: float = 60.0) -> dict:
+    """Random games of a JAX engine at one batch size, played until all end (or time runs out)."""
+    import jax
+
+    from monkey_env.apps.batch_play import game_keys
+
+    policy = _random_policy()
+    params = engine.params(options)
+    t0 = time.perf_counter()
+    states = engine.batch_init(game_keys(np.arange(seed, seed + batch)), params)
+    key = jax.random.PRNGKey(seed + 1)
+    states = jax.block_until_ready(engine.batch_step(states, policy(key, engine.batch_legal_mask(states))))
+    compile_and_first = time.perf_counter() - t0
+    t0, decisions, steps = time.perf_counter(), 0, 0           # the timed steps only
+    while time.perf_counter() - t0 < max_seconds:
+        live = int((~np.asarray(states.terminated)).sum())
+        if live == 0:
+            break
+        key, k = jax.random.split(key)
+        states = engine.batch_step(states, policy(k, engine.batch_legal_mask(states)))
+        decisions += live
+        steps += 1
+    jax.block_until_ready(states)
+    seconds = time.perf_counter() - t0
+    return {"engine": "jax", "batch": batch, "decisions": decisions, "steps": steps, "seconds": seconds,
+            "decisions_per_second": decisions / seconds, "compile_and_first_step_seconds": compile_and_first,
+            "state_bytes_per_game": sum(x.nbytes for x in jax.tree_util.tree_leaves(states)) / batch}

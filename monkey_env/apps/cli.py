@@ -14,7 +14,7 @@ from monkey_env.monkey_palace.engine import Game, SaveFileError, _read_json
 from monkey_env.core.jax_cache import enable_compilation_cache
 from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
 from monkey_env.games import DEFAULT_GAME, game_names, game_spec
-from monkey_env.agents.registry import BUILT_IN as AGENTS, make_agent
+from monkey_env.agents.registry import BUILT_IN as AGENTS, known_names, make_agent  # noqa: F401 (AGENTS: old name)
 
 
 # Further subcommands, each in its own module with a register(subparsers) function.
@@ -64,6 +64,7 @@ def say_compiling(quiet: bool = False) -> None:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
+    spec = chosen_game()
     names = args.agents.split(",")
     if len(names) == 1:
         names = names * args.players
@@ -71,7 +72,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise SystemExit(f"--agents needs 1 or {args.players} names, got {len(names)}")
     for n in names:
         try:
-            make_agent(n, 0)
+            make_agent(n, 0, game=spec.name)
         except ValueError as e:
             raise SystemExit(str(e))
     from monkey_env.apps.results_table import play_games
@@ -79,7 +80,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
     options = game_options(args)          # every game option flag and --config-dir; game i uses seed + i
-    data = options.game_data()
+    monkey_palace = spec.name == DEFAULT_GAME
+    data = options.game_data() if monkey_palace else None
     out_dir = Path(args.out) if args.out else None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -92,16 +94,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     bar = tqdm(total=args.games, desc="games", unit="game", file=sys.stderr, disable=args.quiet)
     # Fresh agents per game, seeded from the game's seed: the same command plays the same games.
-    table = play_games(lambda i, seed: [make_agent(n, seed=seed * 10 + s) for s, n in enumerate(names)], options,
-                       range(options.seed, options.seed + args.games), names=names, engine="reference", data=data,
-                       on_game=each, progress=bar.update)
+    table = play_games(lambda i, seed: [make_agent(n, seed=seed * 10 + s, game=spec.name) for s, n in enumerate(names)],
+                       options, range(options.seed, options.seed + args.games), names=names, engine="reference",
+                       data=data, on_game=each, progress=bar.update)
     bar.close()
     if not args.json:
-        print(summarise(table, names, f"map {options.map}"))
+        print(summarise(table, names, f"map {options.map}" if monkey_palace else spec.title, spec.score_name))
     return 0
 
 
-def summarise(table, names: list[str], where: str = "") -> str:
+def summarise(table, names: list[str], where: str = "", score_name: str = "Banana Points") -> str:
     """The summary of a simulate run from its results_table.GameResults (win counts are win shares)."""
     from monkey_env.apps.results_table import SHARED_WIN
 
@@ -112,19 +114,23 @@ def summarise(table, names: list[str], where: str = "") -> str:
         wins = float(table.win_shares[:, seat].sum())
         mean = float(table.scores[:, seat].mean())
         lines.append(f"  seat {seat + 1} ({name}): wins {wins:g} ({100 * wins / table.n:.0f}%), "
-                     f"mean Banana Points {mean:.1f}")
+                     f"mean {score_name} {mean:.1f}")
     triggers: dict[str, int] = {}
     for t in table.end_trigger.tolist():
         triggers[t] = triggers.get(t, 0) + 1
     lines.append("  end triggered by: " + ", ".join(f"{k} {v}" for k, v in sorted(triggers.items())))
-    lines.append(f"  win: {SHARED_WIN}")
+    if score_name == "Banana Points":          # Monkey Palace's win rule
+        lines.append(f"  win: {SHARED_WIN}")
     return "\n".join(lines)
 
 
 def cmd_show(args: argparse.Namespace) -> int:
+    raw = _read_json(args.file)
+    spec = game_spec(raw["game"]) if isinstance(raw.get("game"), str) and raw["game"] in game_names() else chosen_game()
+    if spec.name != DEFAULT_GAME:
+        return show_any_game(spec, raw, args)
     from monkey_env.monkey_palace.text_view import game_text
 
-    raw = _read_json(args.file)
     data = None
     if args.config_dir:   # the game data now live elsewhere than the file's options say
         from monkey_env.monkey_palace.game_data import load_game_data
@@ -139,10 +145,36 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def show_any_game(spec, raw: dict, args: argparse.Namespace) -> int:
+    """show for a game other than Monkey Palace: its reference engine, text view and picture parts."""
+    Game = spec.load("reference")
+    if args.config_dir and isinstance(raw.get("options"), dict):   # the game data now live elsewhere
+        raw = {**raw, "options": {**raw["options"], "config_dir": args.config_dir}}
+    game = Game.replay(raw) if "actions" in raw else Game.from_dict(raw)
+    print(spec.load("text")(game))
+    if args.png:
+        if not spec.has("picture"):
+            raise ValueError(f"{spec.title} has no picture")
+        save_image(spec.load("picture")(game), args.png)
+        print(f"picture of the position: {args.png}")
+    return 0
+
+
+def save_image(image, path) -> None:
+    """An (H, W, 3) uint8 picture as a PNG file."""
+    import matplotlib.image
+
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    matplotlib.image.imsave(str(path), image)
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Decisions per second of the reference and JAX engines on full random games."""
     from monkey_env.apps.bench import bench_reference, run, run_envs
 
+    spec = chosen_game()
+    if spec.name != DEFAULT_GAME:
+        return bench_any_game(spec, args)
     if args.startup:
         from monkey_env.apps.bench import run_startup
 
@@ -189,6 +221,30 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def bench_any_game(spec, args: argparse.Namespace) -> int:
+    """bench for a game other than Monkey Palace: both engines on random games, one run."""
+    from monkey_env.apps.bench import run_any_game
+
+    if args.startup or args.envs:
+        raise ValueError(f"--startup and --envs measure Monkey Palace's environments only, not {spec.title}")
+    batches = () if args.reference_only else tuple(int(b) for b in args.batches.split(","))
+    report = run_any_game(spec, game_options(args), batches=batches, reference_games=args.games, seed=args.seed,
+                          max_seconds=args.max_seconds)
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    r = report["reference"]
+    print(f"{spec.title}, reference engine: {r['decisions_per_second']:.0f} decisions/s, "
+          f"{r['mean_game_seconds']:.3f} s per game (max {r['max_game_seconds']:.3f} s)")
+    for row in report["jax"]:
+        print(f"JAX engine, batch {row['batch']:>5}: {row['decisions_per_second']:.0f} decisions/s "
+              f"({row['decisions']} decisions in {row['seconds']:.1f} s; compile and first step "
+              f"{row['compile_and_first_step_seconds']:.1f} s)")
+    if report.get("speedup_vs_reference_at_1024") is not None:
+        print(f"speed-up over the reference at 1024: {report['speedup_vs_reference_at_1024']:.1f}x")
+    return 0
+
+
 class _SubcommandsWithCommonFlags:
     """add_subparsers' object, giving every command the common flags (--game, --config-dir)."""
 
@@ -209,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
 
     sim = sub.add_parser("simulate", help="play N games between agents")
     sim.add_argument("--games", type=int, default=10)
-    sim.add_argument("--agents", default="random", help=f"comma-separated, one per seat or one for all ({', '.join(AGENTS)})")
+    sim.add_argument("--agents", default="random", help=f"comma-separated, one per seat or one for all "
+                                                        f"({', '.join(known_names(chosen_game().name))})")
     add_game_options(sim)
     sim.add_argument("--json", action="store_true", help="one JSON object per game on stdout")
     sim.add_argument("--out", help="folder to save each finished game (for `show`)")
@@ -218,12 +275,15 @@ def main(argv: list[str] | None = None) -> int:
 
     show = sub.add_parser("show", help="print a saved game (or a game record) as text")
     show.add_argument("file")
-    show.add_argument("--png", help="also draw the palace in 3-D to this PNG file")
+    show.add_argument("--png", help="also draw the position to this PNG file (Monkey Palace: the palace in 3-D)")
     show.set_defaults(func=cmd_show)
 
     bench = sub.add_parser("bench", help="decisions per second of the engines on random games")
     bench.add_argument("--games", type=int, default=20, help="reference-engine games")
-    bench.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    if chosen_game().name == DEFAULT_GAME:     # another game's --players comes from its options model
+        bench.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    else:
+        add_game_options(bench, skip=("reward_mode", "seed"))
     bench.add_argument("--batches", default="1,64,256,1024", help="JAX batch sizes")
     bench.add_argument("--max-seconds", type=float, default=120.0, help="time limit per JAX batch size")
     bench.add_argument("--pgx-steps", type=int, default=20, help="batched steps of Pgx go_19x19")

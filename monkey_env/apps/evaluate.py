@@ -20,6 +20,7 @@ import sys
 import numpy as np
 
 from monkey_env.agents.registry import make_agent
+from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.apps.balance.stats import mean_ci, wilson
 from monkey_env.apps.results_table import SHARED_WIN, GameResults, play_games
 from monkey_env.monkey_palace.options import GameOptions
@@ -30,8 +31,20 @@ def seat_agents(names: list[str], players: int, rotation: int) -> list[str]:
 
 
 def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int = 100, seed: int = 0,
-             batch: int = 256, options: dict | None = None, agents: dict | None = None, progress: bool = True) -> dict:
-    """Play `games` games; `agents` may give ready agent objects by name (else made by name)."""
+             batch: int = 256, options: dict | None = None, agents: dict | None = None, progress: bool = True,
+             game_options=None) -> dict:
+    """Play `games` games; `agents` may give ready agent objects by name (else made by name).
+
+    game_options: another game's options object (its own model, monkey_env.games); players, map
+    and options are then read from it (its seed is replaced by `seed`)."""
+    game = DEFAULT_GAME
+    if game_options is not None:
+        from monkey_env.apps.any_game import players_of, with_seed
+        from monkey_env.games import spec_for_options
+
+        game = spec_for_options(game_options).name
+        game_options = with_seed(game_options, seed)
+        players, map = players_of(game_options), getattr(game_options, "map", "-")
     if not 1 <= len(names) <= players:
         raise ValueError(f"--agents needs 1 to {players} names for {players} players, got {len(names)}")
     if len(set(names)) != len(names):
@@ -41,10 +54,11 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
     agents = dict(agents or {})
     for i, n in enumerate(names):
         if n not in agents:
-            agents[n] = make_agent(n, seed + i)
+            agents[n] = make_agent(n, seed + i, game=game)
     rotations = len(names)
-    batched = all(hasattr(a, "act_batch") for a in agents.values())
-    game_options = GameOptions(players=players, map=str(map), seed=seed, **(options or {}))
+    batched = all(hasattr(a, "act_batch") for a in agents.values()) and game_spec(game).has("jax_engine")
+    if game_options is None:
+        game_options = GameOptions(players=players, map=str(map), seed=seed, **(options or {}))
     from tqdm import tqdm
 
     bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, disable=not progress)
@@ -75,28 +89,41 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
         "mean_bananas_ci95": {n: [mean[n].lo, mean[n].hi] for n in names},
         "seat_games": seats_played, "engine": "jax" if batched else "reference", "shared_win": SHARED_WIN,
         "versions": {n: getattr(agents[n], "version", None) for n in names},
+        "game": game, "score_name": game_spec(game).score_name,
     }
 
 
 def format_table(report: dict) -> str:
-    lines = [f"{report['games']} games, {report['players']} players, map {report['map']}, seats rotated "
+    where = f"map {report['map']}" if report.get("game", DEFAULT_GAME) == DEFAULT_GAME else game_spec(report["game"]).title
+    score = "mean " + report.get("score_name", "Banana Points")
+    lines = [f"{report['games']} games, {report['players']} players, {where}, seats rotated "
              f"({report['engine']} engine)",
-             f"{'agent':<16} {'win rate':>9} {'95% CI':>17} {'mean Banana Points':>20}"]
+             f"{'agent':<16} {'win rate':>9} {'95% CI':>17} {score:>20}"]
     for n in report["agents"]:
         lo, hi = report["ci95"][n]
         mlo, mhi = report["mean_bananas_ci95"][n]
         lines.append(f"{n:<16} {report['win_rate'][n]:>9.3f}   [{lo:.3f}, {hi:.3f}]   "
                      f"{report['mean_bananas'][n]:>6.2f} [{mlo:.2f}, {mhi:.2f}]")
-    lines.append(f"win: {report['shared_win']}")
+    if report.get("game", DEFAULT_GAME) == DEFAULT_GAME:
+        lines.append(f"win: {report['shared_win']}")
     return "\n".join(lines)
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from monkey_env.apps.cli import game_options, rule_options, say_compiling
+    from monkey_env.apps.cli import chosen_game, game_options, rule_options, say_compiling
 
     names = [n.strip() for n in args.agents.split(",") if n.strip()]
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
+    spec = chosen_game()
+    if spec.name != DEFAULT_GAME:
+        options = game_options(args)
+        if spec.has("jax_engine") and all(hasattr(make_agent(n, 0, game=spec.name), "act_batch") for n in names):
+            say_compiling(args.quiet or args.json)
+        report = evaluate(names, games=args.games, seed=options.seed, batch=args.batch, progress=not args.quiet,
+                          game_options=options)
+        print(json.dumps(report) if args.json else format_table(report))
+        return 0
     options = rule_options(args)
     game_options(args)   # validates --players, --map and --seed with the rest
     if all(hasattr(make_agent(n, 0), "act_batch") for n in names):

@@ -451,6 +451,13 @@ def load_session(path: str) -> tuple[Game, int, list[str]]:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from monkey_env.apps.cli import chosen_game, game_options
+
+    if chosen_game().name != "monkey_palace":     # every other game: numbered legal actions (apps.play_any)
+        from monkey_env.apps.play_any import cmd_play_any
+        if args.png == "monkey-palace-final.png":
+            args.png = f"{chosen_game().name}-final.png"
+        return cmd_play_any(chosen_game(), args, game_options(args))
     out, inp = sys.stdout, sys.stdin
     try:
         if args.resume:

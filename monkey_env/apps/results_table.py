@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
+from pydantic import BaseModel
 
 from monkey_env.apps.batch_play import END_KIND_NAMES, BatchResult
 from monkey_env.core.outcome import batch_places, win_shares as _win_shares
@@ -65,6 +66,7 @@ class GameResults:
     duration: np.ndarray        # (G,) seconds of play (a JAX batch's time shared by its games)
     monkey_holder: np.ndarray   # (G,) seat holding the Monkey trophy at the end (the tie-break), -1 none
     batch: BatchResult | None = None   # the JAX engine's details (cards, colours, trophies), when played there
+    stats: dict | None = None   # another game's own per-game figures, name -> (G, ...) (apps.any_game)
 
     COLUMNS = ("seed", "options_hash", "engine", "agents", "scores", "places", "win_shares", "rounds",
                "end_trigger", "decisions", "duration", "monkey_holder")
@@ -85,14 +87,18 @@ class GameResults:
     def take(self, rows) -> "GameResults":
         rows = np.arange(self.n)[rows]
         return GameResults(**{c: getattr(self, c)[rows] for c in self.COLUMNS},
-                           batch=None if self.batch is None else self.batch.take(rows))
+                           batch=None if self.batch is None else self.batch.take(rows),
+                           stats=None if self.stats is None else {k: v[rows] for k, v in self.stats.items()})
 
     @classmethod
     def concat(cls, parts: Sequence["GameResults"]) -> "GameResults":
         parts = list(parts)
         batches = [p.batch for p in parts]
+        stats = [p.stats for p in parts]
         return cls(**{c: np.concatenate([getattr(p, c) for p in parts]) for c in cls.COLUMNS},
-                   batch=None if any(b is None for b in batches) else BatchResult.concat(batches))
+                   batch=None if any(b is None for b in batches) else BatchResult.concat(batches),
+                   stats=None if any(s is None for s in stats) else
+                   {k: np.concatenate([s[k] for s in stats]) for k in stats[0]})
 
     def row(self, i: int) -> dict:
         """Game i as plain JSON-able values."""
@@ -143,7 +149,13 @@ def play_games(agents: Sequence | Callable[[int, int], Sequence], options: GameO
     there is more than one batch) every batch is filled to that size with its last seed, so one
     compiled shape serves them all, and the extra games are dropped. agent_key: the batch agents'
     PRNG key, an int or a function of a batch's seeds. on_game(game, summary): called after each
-    reference game (save it, print it). progress(k): called with the number of games just played."""
+    reference game (save it, print it). progress(k): called with the number of games just played.
+
+    options of another registered game (its own options model) play that game through its parts
+    (monkey_env.apps.any_game); dicts are Monkey Palace's fields."""
+    if isinstance(options, BaseModel) and not isinstance(options, GameOptions):
+        return _play_any_game(agents, options, seeds, names, engine, batch, pad, agent_key, max_decisions,
+                              jax_game, on_game, progress)
     if not isinstance(options, GameOptions):
         options = GameOptions(**dict(options))
     seeds = np.asarray(list(seeds), np.int64)
@@ -158,6 +170,27 @@ def play_games(agents: Sequence | Callable[[int, int], Sequence], options: GameO
                          jax_game, progress)
     if engine == "reference":
         return _play_reference(agents, options, seeds, names, data, on_game, progress)
+    raise ValueError(f"unknown engine {engine!r}: jax, reference or auto")
+
+
+def _play_any_game(agents, options, seeds, names, engine, batch, pad, agent_key, max_decisions, jax_game,
+                   on_game, progress) -> GameResults:
+    from monkey_env.apps import any_game
+    from monkey_env.games import spec_for_options
+
+    seeds = np.asarray(list(seeds), np.int64)
+    if len(seeds) == 0:
+        raise ValueError("no games to play (no seeds)")
+    if engine == "auto":
+        batchable = not callable(agents) and all(hasattr(a, "act_batch") for a in agents)
+        engine = "jax" if batchable and spec_for_options(options).has("jax_engine") else "reference"
+    if engine == "jax":
+        if callable(agents):
+            raise ValueError("the JAX engine plays one agent object per seat, not an agent factory")
+        return any_game.play_jax(list(agents), options, seeds, names, batch, pad, agent_key,
+                                 max(max_decisions, 5000), jax_game, progress)
+    if engine == "reference":
+        return any_game.play_reference(agents, options, seeds, names, on_game, progress)
     raise ValueError(f"unknown engine {engine!r}: jax, reference or auto")
 
 

@@ -51,10 +51,11 @@ def _options(args) -> dict:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from monkey_env.apps.arena.runner import plan_tournament, run_tournament
+    from monkey_env.apps.cli import chosen_game
 
     try:
-        plan = plan_tournament(args.agents.split(","), args.players, args.map, _options(args), args.games,
-                               args.seed, args.engine, args.chunk)
+        plan = plan_tournament(args.agents.split(","), args.players, getattr(args, "map", "-"), _options(args),
+                               args.games, args.seed, args.engine, args.chunk, game=chosen_game().name)
         db = Results(args.db)
     except ResultsError as e:
         raise SystemExit(f"monkey-palace tournament: error: {e}")

@@ -23,6 +23,7 @@ import time
 import numpy as np
 
 from monkey_env.agents.registry import make_agent
+from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.apps.arena.schedule import Chunk
 from monkey_env.apps.arena.versions import agent_version
 from monkey_env.core.outcome import places
@@ -63,9 +64,13 @@ class ChunkPlayer:
         self._versions: dict[str, str] = {}
         self._data = None
 
+    @property
+    def game(self) -> str:
+        return self.spec.get("game", DEFAULT_GAME)
+
     def version(self, name: str) -> str:
         if name not in self._versions:
-            self._versions[name] = agent_version(make_agent(name, 0))
+            self._versions[name] = agent_version(make_agent(name, 0, game=self.game))
         return self._versions[name]
 
     def play(self, chunk: Chunk, skip: frozenset[int] = frozenset()) -> list[dict]:
@@ -81,6 +86,8 @@ class ChunkPlayer:
         from monkey_env.monkey_palace.options import GameOptions
 
         s = self.spec
+        if self.game != DEFAULT_GAME:
+            return game_spec(self.game).load("options")(players=s["players"], seed=int(seed), **s["options"])
         return GameOptions(players=s["players"], map=str(s["map"]), seed=int(seed), **s["options"])
 
     def _row(self, chunk: Chunk, i: int, table, g: int, duration: float) -> dict:
@@ -103,7 +110,7 @@ class ChunkPlayer:
             self._data = options.game_data()
         index = chunk.indices[i]
         t0 = time.perf_counter()
-        table = play_games(lambda _, __: [make_agent(name, seed=derived_seed(s["seed"], index, seat))
+        table = play_games(lambda _, __: [make_agent(name, seed=derived_seed(s["seed"], index, seat), game=self.game)
                                           for seat, name in enumerate(chunk.seating)],
                            options, [chunk.seeds[i]], names=list(chunk.seating), engine="reference", data=self._data)
         return self._row(chunk, i, table, 0, time.perf_counter() - t0)
@@ -113,10 +120,11 @@ class ChunkPlayer:
 
         s = self.spec
         if self._jax_game is None:
-            self._jax_game = shared_jax_game(self._options())
+            self._jax_game = (shared_jax_game(self._options()) if self.game == DEFAULT_GAME else
+                              game_spec(self.game).load("jax_engine")(self._options()))
         for name in chunk.seating:
             if name not in self._batch_agents:
-                self._batch_agents[name] = make_agent(name, 0)   # act_batch draws from the key
+                self._batch_agents[name] = make_agent(name, 0, game=self.game)   # act_batch draws from the key
         agents = [self._batch_agents[name] for name in chunk.seating]
         # Always the whole chunk, padded to the chunk size with its last deal: one compiled shape
         # for every chunk, and a game plays the same whether or not its neighbours were recorded.

@@ -11,6 +11,15 @@ from monkey_env.apps.arena.schedule import Schedule
 from monkey_env.apps.results_table import SHARED_WIN
 
 
+def _where_and_score(t: dict) -> tuple[str, str]:
+    """'map N' and Banana Points for Monkey Palace; another game's title and score name."""
+    if "game" not in t:
+        return f"map {t['map']}", "Banana Points"
+    from monkey_env.games import game_spec
+    spec = game_spec(t["game"])
+    return spec.title, spec.score_name
+
+
 def build_report(db: Results, tournament_id: int | None = None) -> dict:
     tour = db.find(id=tournament_id)
     cfg = tour.config
@@ -52,10 +61,11 @@ def print_report(report: dict, console=None) -> None:
             console = Console(width=150)
     t = report["tournament"]
     opts = ", ".join(f"{k}={v}" for k, v in t["options"].items())
+    where, score = _where_and_score(t)
     console.print(f"[bold]Tournament {t['id']}[/bold] in {report['database']}: {report['games_recorded']} games, "
-                  f"{t['players']} players, map {t['map']}, {t['engine']} engine, seed {t['seed']} ({opts})")
+                  f"{t['players']} players, {where}, {t['engine']} engine, seed {t['seed']} ({opts})")
     board = Table(title="Leaderboard (openskill Plackett-Luce, sorted by mu - 3 sigma)")
-    for col in ("#", "agent", "version", "mu", "sigma", "mu-3σ", "games", "win share", "mean Banana Points (95% CI)"):
+    for col in ("#", "agent", "version", "mu", "sigma", "mu-3σ", "games", "win share", f"mean {score} (95% CI)"):
         board.add_column(col, justify="left" if col in ("agent", "version") else "right")
     for r in board_rows(report):
         board.add_row(*r)
@@ -132,7 +142,8 @@ def plot_report(report: dict, path: str) -> None:
     ax2.set_title("Win rate, row vs column")
     fig.colorbar(im, ax=ax2, fraction=0.046)
     t = report["tournament"]
-    fig.suptitle(f"Tournament {t['id']}: {report['games_recorded']} games, {t['players']} players, map {t['map']}")
+    fig.suptitle(f"Tournament {t['id']}: {report['games_recorded']} games, {t['players']} players, "
+                 f"{_where_and_score(t)[0]}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

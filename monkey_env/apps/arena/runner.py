@@ -19,6 +19,7 @@ from multiprocessing import get_context
 from typing import Callable, Iterable
 
 from monkey_env.agents.registry import make_agent
+from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.apps.arena.games import ChunkPlayer
 from monkey_env.apps.arena.results import Results, Tournament
 from monkey_env.apps.arena.schedule import Chunk, Schedule, seatings
@@ -38,8 +39,9 @@ class TournamentPlan:
 
 
 def plan_tournament(agents: list[str], players: int, map: str, options: dict, games: int, seed: int,
-                    engine: str = "auto", chunk: int | None = None) -> TournamentPlan:
-    """Check the inputs and fix the tournament; raises ValueError naming what is wrong."""
+                    engine: str = "auto", chunk: int | None = None, game: str = DEFAULT_GAME) -> TournamentPlan:
+    """Check the inputs and fix the tournament; raises ValueError naming what is wrong. ``game``:
+    any registered game (another game's ``map`` is "-" when its options have none)."""
     from monkey_env.monkey_palace.options import GameOptions
 
     agents = [a.strip() for a in agents]
@@ -48,11 +50,14 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     seatings(agents, players)        # checks the number and repetition of agents
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
-    game_options = GameOptions(players=players, map=str(map), seed=seed, **options)   # validates the options
+    if game == DEFAULT_GAME:
+        game_options = GameOptions(players=players, map=str(map), seed=seed, **options)   # validates the options
+    else:
+        game_options = game_spec(game).load("options")(players=players, seed=seed, **options)
     built = {}
     for name in agents:
-        built[name] = make_agent(name, 0)        # unknown names raise ValueError with the known ones
-    batchable = all(hasattr(a, "act_batch") for a in built.values())
+        built[name] = make_agent(name, 0, game=game)   # unknown names raise ValueError with the known ones
+    batchable = all(hasattr(a, "act_batch") for a in built.values()) and game_spec(game).has("jax_engine")
     if engine == "auto":
         engine = "jax" if batchable else "reference"
     if engine == "jax" and not batchable:
@@ -68,6 +73,9 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     game_config = {"players": players, "map": str(map), "options": options, "data": data.fingerprint}
     spec = {"players": players, "map": str(map), "options": options, "engine": engine, "seed": seed,
             "chunk": chunk, "config_hash": config_hash(game_config)}
+    if game != DEFAULT_GAME:        # Monkey Palace's identities stay as they were (no "game" key)
+        game_config["game"] = spec["game"] = game
+        spec["config_hash"] = config_hash(game_config)
     versions = {n: agent_version(a) for n, a in built.items()}
     schedule = Schedule(tuple(agents), players, games, seed, chunk)
     # The number of games is left out of the identity: asking for more continues the tournament.
@@ -78,7 +86,8 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
 def tournament_config(plan: TournamentPlan) -> dict:
     s = plan.schedule
     return {"agents": list(s.agents), "versions": plan.versions, "players": s.players, "seed": s.seed,
-            "chunk": s.chunk_size, **{k: plan.spec[k] for k in ("map", "options", "engine", "config_hash")}}
+            "chunk": s.chunk_size, **{k: plan.spec[k] for k in ("map", "options", "engine", "config_hash", "game")
+                                      if k in plan.spec}}
 
 
 def run_tournament(db: Results, plan: TournamentPlan, *, workers: int | None = None, backend: str = "local",

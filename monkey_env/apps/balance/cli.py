@@ -76,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
     from monkey_env.apps.balance.report import write
     from monkey_env.monkey_palace.game_data import load_game_data
 
+    from monkey_env.apps.cli import chosen_game
+
+    if chosen_game().name != "monkey_palace":    # the generic report: seats, length, the game's own sections
+        from monkey_env.apps.balance import any_game
+        return any_game.run(chosen_game(), args)
     t0 = time.perf_counter()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,137 @@
+"""``monkey-palace play --game NAME``: any registered game other than Monkey Palace, in the terminal.
+
+Each decision shows the position (the game's ``text`` part) and numbers the legal actions in
+the game's own words (``action_name``); the human types a number. At any question: ``help``,
+``show``, ``save [FILE]``, ``quit`` (saves). Bots are the game's agents by name
+(monkey_env.agents.registry with ``game=``), seeded from the game's seed and decision count, so a
+resumed game goes on deterministically. Monkey Palace keeps its own two-step questions (apps.play).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from monkey_env.agents.registry import known_names, make_agent
+
+HELP = "Type the number of an action. At any question: help, show, save [FILE], quit (saves and stops)."
+
+
+class Quit(Exception):
+    pass
+
+
+class AnySession:
+    def __init__(self, spec, game, human: int, opponents: list[str], save_path: Path, out=None, inp=None):
+        self.spec, self.game, self.human, self.opponents, self.save_path = spec, game, human, opponents, save_path
+        self.out, self.inp = out or sys.stdout, inp or sys.stdin
+        self.text = spec.load("text")
+        players = len(game.scores())
+        seats = [s for s in range(players) if s != human]
+        if len(opponents) != len(seats):
+            raise ValueError(f"{len(seats)} opponents needed, got {len(opponents)}")
+        self.bots = {s: (n, make_agent(n, seed=game.options.seed * 100 + len(game.history) * 4 + s, game=spec.name))
+                     for s, n in zip(seats, opponents)}
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def save(self, path: Path | None = None) -> None:
+        path = Path(path or self.save_path)
+        doc = {"game": self.spec.name, "human": self.human, "opponents": self.opponents, "state": self.game.to_dict()}
+        try:
+            path.write_text(json.dumps(doc), encoding="utf-8")
+        except OSError as e:
+            self.say(f"  cannot save to {path}: {e.strerror}")
+            return
+        self.say(f"  game saved to {path}; resume with: monkey-palace play --game {self.spec.name} --resume {path}")
+
+    def ask_action(self) -> int:
+        g = self.game
+        legal = [int(a) for a in np.flatnonzero(g.legal_mask())]
+        self.say("")
+        self.say(self.text(g))
+        self.say(f"Your decision (seat {self.human + 1}):")
+        for i, a in enumerate(legal, 1):
+            self.say(f"  {i:>2}. {g.action_name(a)}")
+        while True:
+            self.out.write("> ")
+            self.out.flush()
+            line = self.inp.readline()
+            if not line:
+                self.save()
+                raise Quit("the input closed")
+            answer = line.strip()
+            word, _, rest = answer.partition(" ")
+            if not answer:
+                continue
+            if word.lower() == "help":
+                self.say(HELP)
+            elif word.lower() == "show":
+                self.say(self.text(g))
+            elif word.lower() == "save":
+                self.save(Path(rest.strip()) if rest.strip() else None)
+            elif word.lower() in ("quit", "exit"):
+                self.save()
+                raise Quit("you stopped")
+            elif answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            else:
+                self.say(f"  type a number from 1 to {len(legal)} (or help)")
+
+    def run(self) -> int:
+        g = self.game
+        self.say(f"{self.spec.title}. You are seat {self.human + 1}. "
+                 + ", ".join(f"seat {s + 1}: {n}" for s, (n, _) in self.bots.items()))
+        try:
+            while not g.game_over:
+                if g.current == self.human:
+                    g.apply(self.ask_action())
+                else:
+                    name, bot = self.bots[g.current]
+                    action = bot.act(g, g.legal_mask())
+                    self.say(f"seat {g.current + 1} ({name}): {g.action_name(action)}")
+                    g.apply(action)
+        except Quit as e:
+            self.say(f"Stopped: {e}.")
+            return 0
+        except KeyboardInterrupt:
+            self.say("")
+            self.save()
+            self.say("Stopped: interrupted.")
+            return 130
+        self.say(self.text(g))
+        won = g.winners()
+        self.say("You won!" if won == [self.human] else f"Winner: seat {', '.join(str(w + 1) for w in won)}.")
+        return 0
+
+
+def cmd_play_any(spec, args, options) -> int:
+    Game = spec.load("reference")
+    if args.resume:
+        doc = json.loads(Path(args.resume).read_text(encoding="utf-8"))
+        if doc.get("game") != spec.name or "state" not in doc:
+            raise ValueError(f"{args.resume}: not a saved terminal game of {spec.title}")
+        game, human, opponents = Game.from_dict(doc["state"]), int(doc["human"]), [str(n) for n in doc["opponents"]]
+    else:
+        game = Game.from_options(options)
+        players = len(game.scores())
+        if not 1 <= args.seat <= players:
+            raise ValueError(f"--seat must be 1 to {players}, got {args.seat}")
+        human = args.seat - 1
+        opponents = [n.strip() for n in args.opponents.split(",") if n.strip()]
+        if len(opponents) == 1:
+            opponents = opponents * (players - 1)
+        for n in opponents:
+            if ":" not in n and n not in known_names(spec.name):
+                raise ValueError(f"unknown opponent {n!r}; known: {', '.join(known_names(spec.name))}")
+    save_path = Path(args.save or args.resume or f"{spec.name}-game.json")
+    code = AnySession(spec, game, human, opponents, save_path).run()
+    if game.game_over and args.png and spec.has("picture"):
+        from monkey_env.apps.cli import save_image
+        save_image(spec.load("picture")(game), args.png)
+        print(f"A picture of the final position: {args.png}", flush=True)
+    return code
