@@ -19,7 +19,7 @@ import numpy as np
 
 from monkey_env.forbidden_city.geometry import DIRECTIONS, OPEN, opposite
 
-MAX_CELLS = 24
+MAX_CELLS = 16
 
 
 def reference_closing_cells(game) -> set[tuple[int, int]]:
@@ -97,8 +97,12 @@ def _batched_greedy(jg):
         (which,) = jnp.nonzero(cells, size=MAX_CELLS, fill_value=-1)
         actions = (jnp.maximum(which, 0)[:, None] * 4 + jnp.arange(4)[None, :]).reshape(-1)     # (MAX_CELLS * 4,)
         ok = (which >= 0).repeat(4) & mask[actions]
-        after = jax.vmap(lambda a: jg.rules.apply(state, a))(actions)
-        gain = after.coins - after.end_coins - state.coins[None]                               # (C, 4)
+        def paid(a):   # lay the tile and score what it closes (the rest of a turn pays nothing)
+            y, x = jnp.divmod(a // 4, size)
+            laid = jg.rules.lay(state, x, y, jg.static.n_start * 2 + jnp.maximum(state.held[state.current], 0)
+                                .astype(jnp.int32), a % 4, state.current)
+            return jg.rules.score_new_rooms(laid, state.closed).coins - state.coins
+        gain = jax.vmap(paid)(actions)                                                          # (C, 4)
         seat = state.current
         others = jnp.where(jnp.arange(4)[None] == seat, 0, gain).max(-1)         # gains are never negative
         value = jnp.where(ok, gain[:, seat] - others, 0)
@@ -113,5 +117,8 @@ def _batched_greedy(jg):
     def act(states, masks, key):
         keys = jax.random.split(key, masks.shape[0])
         return batched(states, jnp.asarray(masks), keys)
-    del size
     return act
+
+
+# Forbidden City's named agents (its ``agents`` part in monkey_env.games; random is generic).
+AGENTS = {"greedy": ForbiddenCityGreedy}

@@ -26,6 +26,18 @@ from monkey_env.forbidden_city.options import ForbiddenCityOptions
 from monkey_env.forbidden_city.scoring import RoomScore, score_room
 
 ROTATIONS = 4
+EARLY_TILES = 6                 # the balance lab's "early" tiles: the first six a seat holds
+TILE_FEATURES = ("dragon", "blank", "advisors-1", "advisors-2", "diagonal", "door")
+
+
+def tile_features(kind) -> list[str]:
+    """The balance lab's kinds of a tile: its content, and whether it has a diagonal or a door."""
+    out = [kind.content]
+    if kind.diagonal != "none":
+        out.append("diagonal")
+    if 2 in kind.face.sides:
+        out.append("door")
+    return out
 TILES_LEFT_AT_END = {"last_two": 2, "all_placed": 0}
 
 
@@ -222,6 +234,32 @@ class Game:
                 self.purse[s] += self.end_coins[s]
 
     # ------------------------------------------------------------------ outcome
+    @property
+    def round(self) -> int:
+        """Rounds played (every player one turn)."""
+        return self.turns_played // self.players
+
+    @property
+    def end_reason(self) -> str:
+        if not self.game_over:
+            return ""
+        return "two tiles left each" if self.options.ending == "last_two" else "every tile laid"
+
+    def stats(self) -> dict:
+        """Per-game figures for the balance lab (the JAX engine's batch_stats, one row):
+        each seat's count of each tile kind among its first EARLY_TILES tiles, the coins for
+        the kept tiles, and the rooms scored."""
+        early = {f"early_{k}": np.zeros(4, np.int64) for k in TILE_FEATURES}
+        for seat, stack in enumerate(self.deal):
+            for t in stack[:EARLY_TILES]:
+                for k in tile_features(self.data.kinds[t]):
+                    early[f"early_{k}"][seat] += 1
+        end = np.zeros(4, np.int64)
+        end[:self.players] = self.end_coins
+        start = sum(1 for r in Game(self.options, deal=self.deal, data=self.data).city.rooms()
+                    if self.city.is_closed(r))
+        return {**early, "end_coins": end, "rooms_scored": np.int64(len(self._closed) - start)}
+
     def places(self) -> list[int]:
         """1 = winner: the most coins (monkey_env.core.outcome; no tie-break: ties share)."""
         return outcome.places(self.purse)

@@ -54,12 +54,14 @@ class JaxGame:
         self._step = jax.jit(self._step_impl)
         self._observe = jax.jit(partial(observe, self.rules))
         self._legal = jax.jit(self.legal_action_mask)
-        self.batch_init = jax.jit(jax.vmap(self._init_impl))
+        self._batch_init = jax.jit(jax.vmap(self._init_impl))
         self.batch_step = jax.jit(jax.vmap(self._step_impl))
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
         self.batch_observe = jax.jit(jax.vmap(partial(observe, self.rules)))
         self.batch_places = jax.jit(self._places)
-        self.batch_coins = jax.jit(lambda states: states.coins)
+        self.batch_coins = self.batch_scores = jax.jit(lambda states: states.coins)
+        self._features = self._tile_features()
+        self._stats = jax.jit(self._batch_stats)
 
     @property
     def num_actions(self) -> int:
@@ -79,6 +81,13 @@ class JaxGame:
 
     def step(self, state: State, action) -> State:
         return self._step(state, jnp.asarray(action, jnp.int32))
+
+    def batch_init(self, keys: jax.Array, params: Params | None = None) -> State:
+        """A batch of new games, one per key; ``params`` of one game (shared) or one per game."""
+        params = self.default_params if params is None else params
+        if jnp.ndim(params.players) == 0:
+            params = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (keys.shape[0],)), params)
+        return self._batch_init(keys, params)
 
     def _init_impl(self, key: jax.Array, params: Params) -> State:
         st, t = self.static, self.tables
@@ -125,6 +134,29 @@ class JaxGame:
     def places(self, state: State) -> list[int]:
         b = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None], state)
         return [int(p) for p in np.asarray(self.batch_places(b))[0, :int(state.players)]]
+
+    def _tile_features(self) -> np.ndarray:
+        from monkey_env.forbidden_city.engine import TILE_FEATURES, tile_features
+        f = np.zeros((self.static.n_kinds, len(TILE_FEATURES)), np.int32)
+        for k in self.data.kinds:
+            for name in tile_features(k):
+                f[k.index, TILE_FEATURES.index(name)] = 1
+        return f
+
+    def _batch_stats(self, states: State) -> dict:
+        from monkey_env.forbidden_city.engine import EARLY_TILES, TILE_FEATURES
+        early = jnp.asarray(self._features)[jnp.maximum(states.stacks[:, :, :EARLY_TILES], 0).astype(jnp.int32)]
+        early = jnp.where((states.stacks[:, :, :EARLY_TILES] >= 0)[..., None], early, 0).sum(2)   # (B, 4, F)
+        start_closed = jnp.where(states.start_side == 0, self._start_closed[0], self._start_closed[1])
+        out = {f"early_{k}": early[..., i] for i, k in enumerate(TILE_FEATURES)}
+        return {**out, "end_coins": states.end_coins, "rooms_scored": states.closed.sum(-1) - start_closed}
+
+    def batch_stats(self, states: State) -> dict:
+        """The reference engine's stats() for a batch (one row per game)."""
+        if not hasattr(self, "_start_closed"):
+            self._start_closed = [int(self.init(jax.random.PRNGKey(0), self.params(start_side=s)).closed.sum())
+                                  for s in START_SIDES]
+        return {k: np.asarray(v) for k, v in self._stats(states).items()}
 
     def scores(self, state: State) -> np.ndarray:
         return np.asarray(state.coins)[:int(state.players)]

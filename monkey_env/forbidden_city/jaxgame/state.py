@@ -34,6 +34,11 @@ class State(NamedTuple):
     illegal: jnp.ndarray     # () bool the game ended on an illegal action
     rewards: jnp.ndarray     # (4,) float32 each seat's coin change at the last step
 
+    @property
+    def round(self):
+        """Rounds played (every player one turn), () or (B,) int32."""
+        return self.turns // self.players
+
 
 def empty_state(size: int, n_kinds: int) -> State:
     i32 = lambda v: jnp.asarray(v, jnp.int32)  # noqa: E731
