@@ -310,5 +310,11 @@ class Game:
         from monkey_env.forbidden_city.save_format import replay_record
         return replay_record(record)
 
+    def save(self, path) -> None:
+        """The game as a JSON save (show reads it)."""
+        import json
+        from pathlib import Path
+        Path(path).write_text(json.dumps(self.to_dict()), encoding="utf-8")
+
     def clone(self) -> "Game":
         return copy.deepcopy(self)

@@ -76,6 +76,9 @@ def _validated(model: type[BaseModel], d: dict) -> BaseModel:
 def replay_record(record: dict) -> "Game":
     from monkey_env.forbidden_city.engine import Game
 
+    if isinstance(record, dict):   # a save is a record too: its position is checked by game_from_dict
+        position = set(SaveModel.model_fields) - set(RecordModel.model_fields)
+        record = {k: v for k, v in record.items() if k not in position}
     rec = _validated(RecordModel, record)
     if rec.game != GAME_NAME:
         raise ValueError(f"a record of {rec.game!r}, not of {GAME_NAME!r}")
