@@ -3,14 +3,14 @@
 The value of laying the tile in hand at a place is what that turn pays: the coins it wins the
 player minus the most coins it pays any other player (closing a room pays its majority at once,
 whoever closes it). Laying a tile closes a room only where a neighbouring room has all its open
-sides against that cell, or where some turn of the tile has a part whose open sides all face
-a neighbour's wall (``closing_cells``); every other legal place is worth 0 exactly, so only those cells are
+sides against that cell, or where some turn of the tile has a part holding advisors whose open
+sides all face a neighbour's wall (``closing_cells``); every other legal place is worth 0 exactly, so only those cells are
 played out (each turn of the tile) on a copy of the game. Among the best values the choice is
 uniform at random; setting the tile aside (when it fits nowhere) is worth 0.
 
 ``act(game, mask)`` plays on the reference engine; ``act_batch(jax_game, states, masks, key)``
-on a batch of JAX states, where at most MAX_CELLS closing cells per game are played out (the
-first in table order; more are very rare).
+on a batch of JAX states, where at most MAX_CELLS such cells per game are played out (those
+where a neighbour's room may close first); in the test games the cap was rarely reached.
 """
 
 from __future__ import annotations
@@ -19,17 +19,17 @@ import numpy as np
 
 from monkey_env.forbidden_city.geometry import DIRECTIONS, OPEN, opposite
 
-MAX_CELLS = 16
+MAX_CELLS = 24
 
 
-def reference_closing_cells(game) -> set[tuple[int, int]]:
-    """The reference engine's closing_cells (the same rule, from its rooms)."""
+def reference_closing_cells(game) -> dict[tuple[int, int], int]:
+    """The reference engine's closing_cells (the same rule, from its rooms): cell -> 2 or 1."""
     city = game.city
     rooms = game.rooms()
     room_of = {n: r for r in rooms for n in r.nodes}
     open_count = {r.id: city.open_sides(r) for r in rooms}
     face = game.held_face()
-    out = set()
+    out = {}
     for (x, y) in game.frontier():
         facing = []
         for d in DIRECTIONS:
@@ -37,7 +37,7 @@ def reference_closing_cells(game) -> set[tuple[int, int]]:
             if other is not None and other.face.sides[opposite(d)] == OPEN:
                 facing.append(room_of[(ny * city.size + nx) * 2 + other.face.quarter_part[opposite(d)]].id)
         if any(open_count[r] == facing.count(r) for r in facing):
-            out.add((x, y))
+            out[(x, y)] = 2
             continue
         walled = []
         for d in DIRECTIONS:
@@ -46,8 +46,9 @@ def reference_closing_cells(game) -> set[tuple[int, int]]:
         for turns in range(4):
             f = face.turned(turns)
             for part in range(f.parts):
-                if all(f.sides[d] != OPEN or walled[d] for d in DIRECTIONS if f.quarter_part[d] == part):
-                    out.add((x, y))
+                if f.advisors[part] and all(f.sides[d] != OPEN or walled[d]
+                                            for d in DIRECTIONS if f.quarter_part[d] == part):
+                    out[(x, y)] = 1
     return out
 
 
@@ -93,8 +94,11 @@ def _batched_greedy(jg):
     size = jg.static.size
 
     def one(state, mask, key):
-        cells = closing_cells(jg.rules, state).reshape(-1)
-        (which,) = jnp.nonzero(cells, size=MAX_CELLS, fill_value=-1)
+        priority = closing_cells(jg.rules, state).reshape(-1)
+        # the MAX_CELLS cells of highest priority (a neighbour's room may close first), in table order
+        score = priority.astype(jnp.float32) * 4096.0 - jnp.arange(priority.shape[0], dtype=jnp.float32)
+        top, which = jax.lax.top_k(score, MAX_CELLS)
+        which = jnp.where(top > 0, which, -1)
         actions = (jnp.maximum(which, 0)[:, None] * 4 + jnp.arange(4)[None, :]).reshape(-1)     # (MAX_CELLS * 4,)
         ok = (which >= 0).repeat(4) & mask[actions]
         def paid(a):   # lay the tile and score what it closes (the rest of a turn pays nothing)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import monkey_env
+from monkey_env.agents.forbidden_city_greedy import reference_closing_cells
 from monkey_env.agents.registry import known_names, make_agent
 from monkey_env.forbidden_city.engine import Game
 from monkey_env.forbidden_city.jaxgame.env import jax_game_for
@@ -95,6 +96,7 @@ def test_greedy_takes_the_best_one_turn_value_on_both_engines(jg):
             assert values[picked] == best and values[picked_jax] == best
             # the pruning is exact: elsewhere no room closes
             where = {(int(x), int(y)) for y, x in zip(*np.nonzero(np.asarray(cells(state))))}
+            assert where == set(reference_closing_cells(game))
             assert all(v == 0 for a, v in values.items() if a != game.layout.set_aside
                        and game.layout.decode(a)[:2] not in where)
             checked += 1

@@ -166,7 +166,11 @@ class Game:
         if action == self.layout.set_aside:
             return "set the tile aside (it fits nowhere)"
         x, y, turns = self.layout.decode(int(action))
-        return f"lay the tile at ({x}, {y}) turned {turns * 90}°"
+        face = self.held_face()
+        if face is None:
+            return f"lay the tile at ({x}, {y}) turned {turns * 90}°"
+        sides = "".join("owd"[v] for v in face.turned(turns).sides)
+        return f"lay the tile at ({x}, {y}) turned {turns * 90}° (sides N E S W: {' '.join(sides)})"
 
     # ------------------------------------------------------------------ a turn
     def apply(self, action: int) -> None:

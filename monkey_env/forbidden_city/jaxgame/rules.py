@@ -213,10 +213,12 @@ class Rules:
 
 
 def closing_cells(rules: Rules, state: State) -> jnp.ndarray:
-    """(H, W) bool: the empty cells where laying the current hand's tile *may* close a room (a
-    necessary condition, so elsewhere no room closes and nobody is paid): a neighbour's room
-    has all its open sides against the cell, or some turn of the tile has a part whose open
-    sides all face a neighbour's wall (or door). Agents evaluate only these cells exactly (agents/forbidden_city_greedy.py)."""
+    """(H, W) int32 for each empty cell: 2 where a neighbour's room has all its open sides
+    against the cell (laying a tile there may close it), else 1 where some turn of the tile in
+    hand has a part holding advisors whose open sides all face a neighbour's wall (that part
+    would be a closed room of its own, paying its owner), else 0: laying the tile there closes no
+    room that pays anyone (a necessary condition; agents/forbidden_city_greedy.py plays out
+    only these cells)."""
     n = rules.s.nodes
     occ, sides, qpart, _ = rules.faces(state)
     nocc = jnp.stack([shift(occ, d, False) for d in range(4)], -1)                     # (H, W, 4)
@@ -237,6 +239,7 @@ def closing_cells(rules: Rules, state: State) -> jnp.ndarray:
     walled = nocc & (nside != OPEN)                                                    # (H, W, 4)
     exposed = (t_sides == OPEN)[None, None] & ~walled[:, :, None, :]                   # (H, W, 4 r, 4 d)
     alone = jnp.stack([~(exposed & (t_part == p)[None, None]).any(-1) for p in range(2)], -1)
-    has_part = jnp.stack([jnp.ones((), bool), rules.t.parts[held] == 2])
-    alone = (alone & has_part).any(-1).any(-1)
-    return ~occ & nocc.any(-1) & (whole.any(-1) | alone)
+    paying = jnp.stack([rules.t.advisors[held, 0] > 0, (rules.t.parts[held] == 2) & (rules.t.advisors[held, 1] > 0)])
+    alone = (alone & paying).any(-1).any(-1)
+    frontier = ~occ & nocc.any(-1)
+    return jnp.where(frontier & whole.any(-1), 2, jnp.where(frontier & alone, 1, 0)).astype(jnp.int32)
