@@ -127,3 +127,12 @@ def test_illegal_actions_end_the_jax_game_with_the_penalty(jg):
     assert bool(after.terminated) and bool(after.illegal) and float(after.rewards[0]) == -10.0
     again = jg.step(after, 0)
     assert float(jnp.abs(again.rewards).sum()) == 0 and bool(again.terminated)
+
+
+def test_seats_without_a_player_get_nothing(jg):
+    state = jg.init(jax.random.PRNGKey(1), jg.params(players=2))
+    while not bool(state.terminated):
+        state = jg.step(state, int(np.flatnonzero(np.asarray(jg.legal_action_mask(state)))[0]))
+    assert np.asarray(state.coins)[2:].tolist() == [0, 0] and np.asarray(state.end_coins)[2:].tolist() == [0, 0]
+    batch = jax.tree_util.tree_map(lambda x: x[None], state)
+    assert jg.batch_scores(batch).shape == (1, 2) and jg.batch_places(batch).shape == (1, 2)

@@ -58,8 +58,8 @@ class JaxGame:
         self.batch_step = jax.jit(jax.vmap(self._step_impl))
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
         self.batch_observe = jax.jit(jax.vmap(partial(observe, self.rules)))
-        self.batch_places = jax.jit(self._places)
-        self.batch_coins = self.batch_scores = jax.jit(lambda states: states.coins)
+        self._batch_places = jax.jit(self._places)
+        self.batch_coins = jax.jit(lambda states: states.coins)
         self._features = self._tile_features()
         self._stats = jax.jit(self._batch_stats)
 
@@ -131,6 +131,14 @@ class JaxGame:
         """(B, 4) int32 places (1 = winner, 0 = no such seat); ties share (monkey_env.core.outcome)."""
         return batch_places(states.coins, states.players, -jnp.ones_like(states.players))
 
+    def batch_places(self, states: State) -> np.ndarray:
+        """(B, P) places of a batch of games of P players (1 = winner)."""
+        return np.asarray(self._batch_places(states))[:, :int(np.max(np.asarray(states.players)))]
+
+    def batch_scores(self, states: State) -> np.ndarray:
+        """(B, P) coins of a batch of games of P players."""
+        return np.asarray(states.coins)[:, :int(np.max(np.asarray(states.players)))]
+
     def places(self, state: State) -> list[int]:
         b = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None], state)
         return [int(p) for p in np.asarray(self.batch_places(b))[0, :int(state.players)]]
@@ -156,7 +164,8 @@ class JaxGame:
         if not hasattr(self, "_start_closed"):
             self._start_closed = [int(self.init(jax.random.PRNGKey(0), self.params(start_side=s)).closed.sum())
                                   for s in START_SIDES]
-        return {k: np.asarray(v) for k, v in self._stats(states).items()}
+        p = int(np.max(np.asarray(states.players)))
+        return {k: np.asarray(v)[:, :p] if np.ndim(v) == 2 else np.asarray(v) for k, v in self._stats(states).items()}
 
     def scores(self, state: State) -> np.ndarray:
         return np.asarray(state.coins)[:int(state.players)]

@@ -188,7 +188,8 @@ class Rules:
     def end_of_game(self, state: State) -> State:
         done = state.turns >= state.turns_total
         j = jnp.arange(self.s.n_kinds)
-        kept = (j[None, :] >= state.drawn[:, None]) & (j[None, :] < state.stack_size)             # (4, K)
+        seated = jnp.arange(MAX_PLAYERS) < state.players
+        kept = seated[:, None] & (j[None, :] >= state.drawn[:, None]) & (j[None, :] < state.stack_size)   # (4, K)
         coins_of = self.t.kind_end_coins[jnp.maximum(state.stacks, 0).astype(jnp.int32)]
         held = jnp.where(state.held >= 0, self.t.kind_end_coins[jnp.maximum(state.held, 0).astype(jnp.int32)], 0)
         end = jnp.where(kept, coins_of, 0).sum(1) + held
