@@ -17,9 +17,10 @@ import time
 import numpy as np
 
 
-def evaluate(players: int, games: int, seed: int, batch: int, start_side: str = "beginner") -> dict:
+def evaluate(players: int, games: int, seed: int, batch: int, start_side: str = "beginner",
+             engine: str = "jax") -> dict:
     from monkey_env.agents.registry import make_agent
-    from monkey_env.apps.any_game import play_jax
+    from monkey_env.apps.any_game import play_jax, play_reference
     from monkey_env.apps.balance.stats import wilson
     from monkey_env.forbidden_city.options import ForbiddenCityOptions
 
@@ -32,13 +33,16 @@ def evaluate(players: int, games: int, seed: int, batch: int, start_side: str = 
         agents[seat] = make_agent("greedy", seed, game="forbidden_city")
         names = ["random"] * players
         names[seat] = "greedy"
-        res = play_jax(agents, options, group, names=names, batch=min(batch, len(group)),
-                       agent_key=lambda chunk: int(chunk[0]))
+        if engine == "jax":
+            res = play_jax(agents, options, group, names=names, batch=min(batch, len(group)),
+                           agent_key=lambda chunk: int(chunk[0]))
+        else:    # the reference engine, greedy's act: no compilation, one game at a time
+            res = play_reference(agents, options, group, names=names)
         share += float(res.win_shares[:, seat].sum())
         mine += res.scores[:, seat].tolist()
         theirs += np.delete(res.scores[:, :players], seat, axis=1).mean(1).tolist()
     e = wilson(share, games)
-    return {"players": players, "start_side": start_side, "games": games, "greedy_win_rate": e.value,
+    return {"players": players, "start_side": start_side, "engine": engine, "games": games, "greedy_win_rate": e.value,
             "ci95": [e.low, e.high], "greedy_mean_coins": float(np.mean(mine)),
             "random_mean_coins": float(np.mean(theirs)), "seconds": time.perf_counter() - t0}
 
@@ -49,11 +53,12 @@ def main() -> int:
     ap.add_argument("--players", type=int, nargs="+", default=[2, 4])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--batch", type=int, default=250)
+    ap.add_argument("--engine", choices=("jax", "reference"), default="jax")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     rows = []
     for p in args.players:
-        r = evaluate(p, args.games, args.seed, args.batch)
+        r = evaluate(p, args.games, args.seed, args.batch, engine=args.engine)
         rows.append(r)
         print(f"{p} players: greedy wins {r['greedy_win_rate']:.3f} [{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}] "
               f"of {r['games']} games; coins {r['greedy_mean_coins']:.1f} vs {r['random_mean_coins']:.1f} "
