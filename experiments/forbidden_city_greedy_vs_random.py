@@ -39,11 +39,12 @@ def evaluate(players: int, games: int, seed: int, batch: int, start_side: str = 
         else:    # the reference engine, greedy's act: no compilation, one game at a time
             res = play_reference(agents, options, group, names=names)
         share += float(res.win_shares[:, seat].sum())
+        print(f"  greedy in seat {seat + 1}: {res.win_shares[:, seat].sum():.1f} wins of {len(group)}", flush=True)
         mine += res.scores[:, seat].tolist()
         theirs += np.delete(res.scores[:, :players], seat, axis=1).mean(1).tolist()
     e = wilson(share, games)
     return {"players": players, "start_side": start_side, "engine": engine, "games": games, "greedy_win_rate": e.value,
-            "ci95": [e.low, e.high], "greedy_mean_coins": float(np.mean(mine)),
+            "ci95": [e.lo, e.hi], "greedy_mean_coins": float(np.mean(mine)),
             "random_mean_coins": float(np.mean(theirs)), "seconds": time.perf_counter() - t0}
 
 
@@ -56,6 +57,8 @@ def main() -> int:
     ap.add_argument("--engine", choices=("jax", "reference"), default="jax")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
+    from monkey_env.core.jax_cache import enable_compilation_cache
+    enable_compilation_cache()
     rows = []
     for p in args.players:
         r = evaluate(p, args.games, args.seed, args.batch, engine=args.engine)
