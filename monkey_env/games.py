@@ -104,6 +104,29 @@ GAMES: dict[str, GameSpec] = {
         score_name="Lanterns",
     ),
 }
+
+_FC = "monkey_env.forbidden_city"
+GAMES["forbidden_city"] = GameSpec(
+    name="forbidden_city", title="Forbidden City", env_id="forbidden_city_v0", gym_id="ForbiddenCity-v0",
+    parts={
+        "options": f"{_FC}.options:ForbiddenCityOptions",
+        "reference": f"{_FC}.engine:Game",
+        "jax_engine": f"{_FC}.jaxgame.env:jax_game_for",
+        "aec_env": f"{_FC}.envs.pettingzoo_env:env",
+        "raw_env": f"{_FC}.envs.pettingzoo_env:raw_env",
+        "gym_env": f"{_FC}.envs.gym_env:ForbiddenCityGymEnv",
+        "vec_env": f"{_FC}.envs.vec_env:ForbiddenCityVecEnv",
+        "text": f"{_FC}.text_view:game_text",
+        "picture": f"{_FC}.render:game_picture",
+        "differential": f"{_FC}.jaxgame.parity:differential_batch",
+        "agents": "monkey_env.agents.forbidden_city_greedy:AGENTS",
+        "balance": "monkey_env.apps.balance.forbidden_city:sections",
+    },
+    score_name="coins",
+    test_settings=tuple(dict(players=p, start_side=s) for p in (2, 3, 4) for s in ("beginner", "advanced")),
+    seed_test_settings=(dict(players=2), dict(players=3, start_side="advanced"),
+                        dict(players=4, ending="all_placed"), dict(players=2, start_side="advanced", ending="all_placed")),
+)
 DEFAULT_GAME = "monkey_palace"
 
 

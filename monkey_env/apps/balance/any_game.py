@@ -69,15 +69,43 @@ def markdown(report: dict) -> str:
 
 
 def run(spec, args) -> int:
-    """Play the games and write report.md and figures.json in --out."""
-    from monkey_env.agents.registry import make_agent
-    from monkey_env.apps.results_table import play_games
-
+    """Play the games (per player count of --players) and write report.md and figures.json in --out."""
     t0 = time.perf_counter()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     name = args.agents.split(",")[0]
-    options = spec.load("options")(seed=args.seed, **({"config_dir": args.config_dir} if args.config_dir else {}))
+    model = spec.load("options")
+    # --players 2,3,4: one block of sections per player count, where the game chooses it
+    counts = ([int(x) for x in str(getattr(args, "players", "") or "").split(",") if x.strip()]
+              if "players" in model.model_fields else []) or [None]
+    sections, games, batched = [], 0, False
+    for count in counts:
+        options = model(seed=args.seed, **({"players": count} if count else {}),
+                        **({"config_dir": args.config_dir} if args.config_dir else {}))
+        table, batched = _play(spec, options, name, args)
+        games += int(table.n)
+        part = build(spec, table, {})["sections"]
+        if len(counts) > 1:
+            part = [{**sec, "title": f"{sec['title']}, {count} players"} for sec in part]
+        sections += part
+    meta = {"game": spec.name, "title": spec.title, "games": games // len(counts), "agent": name, "seed": args.seed,
+            "engine": "jax" if batched else "reference", "seconds": time.perf_counter() - t0,
+            "players": [c for c in counts if c]}
+    report = {"meta": meta, "sections": sections}
+    (out / "figures.json").write_text(json.dumps(_json_ready(report), indent=1))
+    page = out / "report.md"
+    page.write_text(markdown(report))
+    if not args.quiet:
+        print(f"balance report: {page} ({games} games, {time.perf_counter() - t0:.0f} s); "
+              f"figures: {out / 'figures.json'}")
+    return 0
+
+
+def _play(spec, options, name: str, args):
+    """args.games games of one options object, the same agent in every seat: (table, batched)."""
+    from monkey_env.agents.registry import make_agent
+    from monkey_env.apps.results_table import play_games
+
     players = int(getattr(options, "players", 2))
     agent = make_agent(name, args.seed, game=spec.name)
     batched = hasattr(agent, "act_batch") and spec.has("jax_engine")
@@ -88,13 +116,4 @@ def run(spec, args) -> int:
     else:
         table = play_games(lambda i, seed: [make_agent(name, seed * 10 + s, game=spec.name) for s in range(players)],
                            options, seeds, names=[name] * players, engine="reference")
-    meta = {"game": spec.name, "title": spec.title, "games": int(table.n), "agent": name, "seed": args.seed,
-            "engine": "jax" if batched else "reference", "seconds": time.perf_counter() - t0}
-    report = build(spec, table, meta)
-    (out / "figures.json").write_text(json.dumps(_json_ready(report), indent=1))
-    page = out / "report.md"
-    page.write_text(markdown(report))
-    if not args.quiet:
-        print(f"balance report: {page} ({table.n} games, {time.perf_counter() - t0:.0f} s); "
-              f"figures: {out / 'figures.json'}")
-    return 0
+    return table, batched

@@ -1,0 +1,1 @@
+"""Forbidden City's JAX engine: pure, jittable, vmappable functions over fixed-shape states."""

@@ -1,0 +1,190 @@
+"""The JAX engine's public face: Pgx-like pure functions over a Forbidden City state.
+
+    game = jax_game_for(options)                 # one per set of game data
+    state = game.init(key, game.params(options))
+    mask = game.legal_action_mask(state)         # (A,) bool, the reference engine's action indices
+    state = game.step(state, action)             # pure, jittable, vmappable
+    obs = game.observe(state, player)            # {"planes": (30, H, W), "vector": (45,)}
+    states = game.batch_step(states, actions)    # jit(vmap(step))
+
+As in Pgx: stepping a finished game changes nothing and gives zero rewards; an illegal action
+ends the game for everyone with ``illegal_penalty`` to the player who made it (the reference
+engine raises instead). Rewards: each seat's change of coins at that step.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from monkey_env.core.outcome import batch_places
+from monkey_env.forbidden_city.engine import TILES_LEFT_AT_END, ActionLayout
+from monkey_env.forbidden_city.game_data import START_SIDES, GameData
+from monkey_env.forbidden_city.jaxgame.observe import observe
+from monkey_env.forbidden_city.jaxgame.rules import Rules
+from monkey_env.forbidden_city.jaxgame.state import MAX_PLAYERS, State, empty_state
+from monkey_env.forbidden_city.jaxgame.tables import build_tables
+from monkey_env.forbidden_city.options import ForbiddenCityOptions
+
+ENDINGS = ("last_two", "all_placed")
+
+
+class Params(NamedTuple):
+    players: jnp.ndarray     # () int32
+    start_side: jnp.ndarray  # () int32 0 beginner, 1 advanced
+    ending: jnp.ndarray      # () int32 index in ENDINGS
+
+
+class JaxGame:
+    def __init__(self, options: ForbiddenCityOptions | None = None, *, data: GameData | None = None,
+                 illegal_penalty: float = -10.0):
+        options = options or ForbiddenCityOptions()
+        self.data = data or options.game_data()
+        self.tables, self.static = build_tables(self.data)
+        self.layout = ActionLayout(self.static.size)
+        self.rules = Rules(self.tables, self.static)
+        self.illegal_penalty = float(illegal_penalty)
+        self.default_options = options
+        self.default_params = self.params(options)
+        self._init = jax.jit(self._init_impl)
+        self._step = jax.jit(self._step_impl)
+        self._observe = jax.jit(partial(observe, self.rules))
+        self._legal = jax.jit(self.legal_action_mask)
+        self._batch_init = jax.jit(jax.vmap(self._init_impl))
+        self.batch_step = jax.jit(jax.vmap(self._step_impl))
+        self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
+        self.batch_observe = jax.jit(jax.vmap(partial(observe, self.rules)))
+        self._batch_places = jax.jit(self._places)
+        self.batch_coins = jax.jit(lambda states: states.coins)
+        self._features = self._tile_features()
+        self._stats = jax.jit(self._batch_stats)
+
+    @property
+    def num_actions(self) -> int:
+        return self.layout.num_actions
+
+    def params(self, options: ForbiddenCityOptions | None = None, /, **values) -> Params:
+        if options is None:
+            options = self.default_options.replace(**values) if values else self.default_options
+        elif values:
+            options = options.replace(**values)
+        return Params(jnp.int32(options.players), jnp.int32(START_SIDES.index(options.start_side)),
+                      jnp.int32(ENDINGS.index(options.ending)))
+
+    # ------------------------------------------------------------------ init / step
+    def init(self, key: jax.Array, params: Params | None = None) -> State:
+        return self._init(key, self.default_params if params is None else params)
+
+    def step(self, state: State, action) -> State:
+        return self._step(state, jnp.asarray(action, jnp.int32))
+
+    def batch_init(self, keys: jax.Array, params: Params | None = None) -> State:
+        """A batch of new games, one per key; ``params`` of one game (shared) or one per game."""
+        params = self.default_params if params is None else params
+        if jnp.ndim(params.players) == 0:
+            params = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (keys.shape[0],)), params)
+        return self._batch_init(keys, params)
+
+    def _init_impl(self, key: jax.Array, params: Params) -> State:
+        st, t = self.static, self.tables
+        s = empty_state(st.size, st.n_kinds)
+        size = jnp.where(params.players == 2, st.n_kinds, st.base_size).astype(jnp.int32)
+        noise = jax.random.uniform(key, (MAX_PLAYERS, st.n_kinds))
+        noise = jnp.where(jnp.arange(st.n_kinds)[None, :] < size, noise, 2.0)
+        stacks = jnp.argsort(noise, axis=1).astype(jnp.int16)
+        seated = jnp.arange(MAX_PLAYERS) < params.players
+        stacks = jnp.where(seated[:, None] & (jnp.arange(st.n_kinds)[None, :] < size), stacks, -1)
+        left = jnp.asarray([TILES_LEFT_AT_END[e] for e in ENDINGS], jnp.int32)[params.ending]
+        s = s._replace(stacks=stacks, held=jnp.where(seated, stacks[:, 0], -1).astype(jnp.int16),
+                       drawn=jnp.where(seated, 1, 0).astype(jnp.int32), players=params.players,
+                       stack_size=size, turns_total=params.players * (size - left), ending=params.ending,
+                       start_side=params.start_side)
+        for i in range(st.n_start):                   # the start tile, chosen side up
+            y, x = divmod(i, st.span)
+            s = self.rules.lay(s, st.origin + x, st.origin + y, t.start_ids[params.start_side, i], 0, -1)
+        return s._replace(closed=self.rules.closed_rooms(s))
+
+    def legal_action_mask(self, state: State) -> jnp.ndarray:
+        return self.rules.legal_action_mask(state)
+
+    def _step_impl(self, state: State, action) -> State:
+        action = jnp.asarray(action, jnp.int32)
+        in_range = (action >= 0) & (action < self.num_actions)
+        legal = in_range & self.rules.legal_action_mask(state)[jnp.clip(action, 0, self.num_actions - 1)]
+        after = self.rules.apply(state, jnp.clip(action, 0, self.num_actions - 1))
+        after = after._replace(rewards=(after.coins - state.coins).astype(jnp.float32))
+        penalty = jnp.zeros((MAX_PLAYERS,), jnp.float32).at[state.current].set(self.illegal_penalty)
+        illegal = state._replace(terminated=jnp.asarray(True), illegal=jnp.asarray(True), rewards=penalty)
+        out = jax.tree_util.tree_map(lambda a, b: jnp.where(legal, a, b), after, illegal)
+        still = state._replace(rewards=jnp.zeros((MAX_PLAYERS,), jnp.float32))
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(state.terminated, a, b), still, out)
+
+    # ------------------------------------------------------------------ observation and outcome
+    def observe(self, state: State, player) -> dict:
+        return self._observe(state, player)
+
+    def _places(self, states: State) -> jnp.ndarray:
+        """(B, 4) int32 places (1 = winner, 0 = no such seat); ties share (monkey_env.core.outcome)."""
+        return batch_places(states.coins, states.players, -jnp.ones_like(states.players))
+
+    def batch_places(self, states: State) -> np.ndarray:
+        """(B, P) places of a batch of games of P players (1 = winner)."""
+        return np.asarray(self._batch_places(states))[:, :int(np.max(np.asarray(states.players)))]
+
+    def batch_scores(self, states: State) -> np.ndarray:
+        """(B, P) coins of a batch of games of P players."""
+        return np.asarray(states.coins)[:, :int(np.max(np.asarray(states.players)))]
+
+    def places(self, state: State) -> list[int]:
+        b = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None], state)
+        return [int(p) for p in np.asarray(self.batch_places(b))[0, :int(state.players)]]
+
+    def _tile_features(self) -> np.ndarray:
+        from monkey_env.forbidden_city.engine import TILE_FEATURES, tile_features
+        f = np.zeros((self.static.n_kinds, len(TILE_FEATURES)), np.int32)
+        for k in self.data.kinds:
+            for name in tile_features(k):
+                f[k.index, TILE_FEATURES.index(name)] = 1
+        return f
+
+    def _batch_stats(self, states: State) -> dict:
+        from monkey_env.forbidden_city.engine import EARLY_TILES, TILE_FEATURES
+        early = jnp.asarray(self._features)[jnp.maximum(states.stacks[:, :, :EARLY_TILES], 0).astype(jnp.int32)]
+        early = jnp.where((states.stacks[:, :, :EARLY_TILES] >= 0)[..., None], early, 0).sum(2)   # (B, 4, F)
+        start_closed = jnp.where(states.start_side == 0, self._start_closed[0], self._start_closed[1])
+        out = {f"early_{k}": early[..., i] for i, k in enumerate(TILE_FEATURES)}
+        return {**out, "end_coins": states.end_coins, "rooms_scored": states.closed.sum(-1) - start_closed}
+
+    def batch_stats(self, states: State) -> dict:
+        """The reference engine's stats() for a batch (one row per game)."""
+        if not hasattr(self, "_start_closed"):
+            self._start_closed = [int(self.init(jax.random.PRNGKey(0), self.params(start_side=s)).closed.sum())
+                                  for s in START_SIDES]
+        p = int(np.max(np.asarray(states.players)))
+        return {k: np.asarray(v)[:, :p] if np.ndim(v) == 2 else np.asarray(v) for k, v in self._stats(states).items()}
+
+    def scores(self, state: State) -> np.ndarray:
+        return np.asarray(state.coins)[:int(state.players)]
+
+    def deal(self, state: State) -> list[list[int]]:
+        """Each seat's stack order of a (single) state, to start the reference engine alike."""
+        stacks = np.asarray(state.stacks)
+        n, size = int(state.players), int(state.stack_size)
+        return [[int(t) for t in stacks[s, :size]] for s in range(n)]
+
+
+_BY_DATA: dict[tuple, JaxGame] = {}
+
+
+def jax_game_for(options: ForbiddenCityOptions | None = None, *, illegal_penalty: float = -10.0) -> JaxGame:
+    """The process's one JaxGame for the options' game data (player count, start side and ending
+    are traced parameters)."""
+    options = options or ForbiddenCityOptions()
+    key = (options.config_dir, float(illegal_penalty))
+    if key not in _BY_DATA:
+        _BY_DATA[key] = JaxGame(options, illegal_penalty=illegal_penalty)
+    return _BY_DATA[key]

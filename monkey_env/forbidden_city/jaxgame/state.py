@@ -1,0 +1,53 @@
+"""The state of one game on the JAX engine: every field with its shape and dtype.
+
+H = W = the table's size; N = H * W * 2 room nodes (geometry.node_id); K = tile kinds.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import jax.numpy as jnp
+
+MAX_PLAYERS = 4
+
+
+class State(NamedTuple):
+    tile: jnp.ndarray        # (H, W) int16 table id of the laid tile (tables.py), -1 empty
+    owner: jnp.ndarray       # (H, W) int8 seat that laid it, -1 for start cells and empty cells
+    rotation: jnp.ndarray    # (H, W) int8 clockwise quarter turns
+    label: jnp.ndarray       # (H, W, 2) int32 room of each node: its smallest node number, -1 no node
+    closed: jnp.ndarray      # (N,) bool: the room labelled n is closed (already scored)
+    stacks: jnp.ndarray      # (4, K) int16 each seat's tiles in draw order (kind ids), -1 padding
+    drawn: jnp.ndarray       # (4,) int32 tiles taken from each stack so far (the next index)
+    held: jnp.ndarray        # (4,) int16 kind id of the tile in each hand, -1 none
+    coins: jnp.ndarray       # (4,) int32 every seat's coins
+    end_coins: jnp.ndarray   # (4,) int32 coins for the tiles kept at the end (ending last_two)
+    current: jnp.ndarray     # () int32 seat to play
+    players: jnp.ndarray     # () int32 2-4
+    stack_size: jnp.ndarray  # () int32 tiles per stack (24, or 30 with 2 players)
+    turns: jnp.ndarray       # () int32 turns played
+    turns_total: jnp.ndarray  # () int32 turns of the whole game (the ending's)
+    ending: jnp.ndarray      # () int32 0 last_two, 1 all_placed
+    start_side: jnp.ndarray  # () int32 0 beginner, 1 advanced
+    terminated: jnp.ndarray  # () bool
+    illegal: jnp.ndarray     # () bool the game ended on an illegal action
+    rewards: jnp.ndarray     # (4,) float32 each seat's coin change at the last step
+
+    @property
+    def round(self):
+        """Rounds played (every player one turn), () or (B,) int32."""
+        return self.turns // self.players
+
+
+def empty_state(size: int, n_kinds: int) -> State:
+    i32 = lambda v: jnp.asarray(v, jnp.int32)  # noqa: E731
+    return State(
+        tile=-jnp.ones((size, size), jnp.int16), owner=-jnp.ones((size, size), jnp.int8),
+        rotation=jnp.zeros((size, size), jnp.int8), label=-jnp.ones((size, size, 2), jnp.int32),
+        closed=jnp.zeros((size * size * 2,), bool), stacks=-jnp.ones((MAX_PLAYERS, n_kinds), jnp.int16),
+        drawn=jnp.zeros((MAX_PLAYERS,), jnp.int32), held=-jnp.ones((MAX_PLAYERS,), jnp.int16),
+        coins=jnp.zeros((MAX_PLAYERS,), jnp.int32), end_coins=jnp.zeros((MAX_PLAYERS,), jnp.int32),
+        current=i32(0), players=i32(2), stack_size=i32(0), turns=i32(0), turns_total=i32(0), ending=i32(0),
+        start_side=i32(0), terminated=jnp.asarray(False), illegal=jnp.asarray(False),
+        rewards=jnp.zeros((MAX_PLAYERS,), jnp.float32))

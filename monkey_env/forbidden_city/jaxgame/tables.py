@@ -1,0 +1,79 @@
+"""The game data as arrays (from the one GameData both engines read).
+
+Table ids: the start tile's cells first (side 0's cells, then side 1's, row by row), then every
+tile kind of a stack (GameData.kinds). Each id's faces are precomputed for the four rotations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import jax.numpy as jnp
+import numpy as np
+
+from monkey_env.forbidden_city.game_data import START_SIDES, GameData
+
+
+class Tables(NamedTuple):
+    sides: jnp.ndarray        # (T, 4 turns, 4 directions) int8: OPEN, WALL, DOOR
+    quarter_part: jnp.ndarray  # (T, 4 turns, 4 directions) int8: part of the quarter against each side
+    floors: jnp.ndarray       # (T, 2) int8 colour per part (-1: no such part)
+    parts: jnp.ndarray        # (T,) int8 1 or 2
+    advisors: jnp.ndarray     # (T, 2) int8 per part
+    dragons: jnp.ndarray      # (T, 2) int8 per part
+    counts: jnp.ndarray       # (T,) bool, False for gardens
+    start_ids: jnp.ndarray    # (2 sides, span * span) int16 table id of each start cell
+    kind_end_coins: jnp.ndarray  # (K,) int32 coins a kind is worth if kept at the end (advisors, dragons)
+
+
+@dataclass(frozen=True)
+class Static:
+    size: int                 # table side
+    span: int                 # start tile side
+    origin: int               # start tile's north-west cell (x = y)
+    n_start: int              # start cells per side
+    n_kinds: int              # K: tiles a stack may hold (base + extras)
+    base_size: int            # stack size with 3-4 players
+    coin_tile: int
+    coin_dragon: int
+
+    @property
+    def nodes(self) -> int:
+        return self.size * self.size * 2
+
+
+def build_tables(data: GameData) -> tuple[Tables, Static]:
+    faces = []
+    for side in START_SIDES:
+        faces += [f for row in data.start_cells(side) for f in row]
+    n_start = len(faces) // 2
+    faces += [k.face for k in data.kinds]
+    T = len(faces)
+    sides = np.zeros((T, 4, 4), np.int8)
+    qpart = np.zeros((T, 4, 4), np.int8)
+    floors = -np.ones((T, 2), np.int8)
+    advisors = np.zeros((T, 2), np.int8)
+    dragons = np.zeros((T, 2), np.int8)
+    for t, f in enumerate(faces):
+        for turns in range(4):
+            g = f.turned(turns)
+            sides[t, turns] = g.sides
+            qpart[t, turns] = g.quarter_part
+        floors[t, :f.parts] = f.floors
+        advisors[t, :f.parts] = f.advisors
+        dragons[t, :f.parts] = f.dragons
+    coins = data.table.coins
+    end = np.array([coins.end_advisor * sum(k.face.advisors) + coins.end_dragon * sum(k.face.dragons)
+                    for k in data.kinds], np.int32)
+    tables = Tables(
+        sides=jnp.asarray(sides), quarter_part=jnp.asarray(qpart), floors=jnp.asarray(floors),
+        parts=jnp.asarray(np.array([f.parts for f in faces], np.int8)),
+        advisors=jnp.asarray(advisors), dragons=jnp.asarray(dragons),
+        counts=jnp.asarray(np.array([f.counts for f in faces], bool)),
+        start_ids=jnp.asarray(np.arange(2 * n_start, dtype=np.int16).reshape(2, n_start)),
+        kind_end_coins=jnp.asarray(end))
+    static = Static(size=data.size, span=data.start_span, origin=data.start_origin("beginner"), n_start=n_start,
+                    n_kinds=len(data.kinds), base_size=data.base_size, coin_tile=coins.tile,
+                    coin_dragon=coins.dragon)
+    return tables, static

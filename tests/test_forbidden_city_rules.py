@@ -1,0 +1,298 @@
+"""Forbidden City's rules, one scripted scenario each, on the reference engine; the seed's four
+worked scoring examples (11, 12 + 6, 3 + 3, 15 coins) among them.
+
+Coordinates are (x, y) on the 17 x 17 table, y growing southwards; the start tile's cells are
+(7..9, 7..9) with the Imperial Palace at (8, 8). Beginner side: gardens in the corners, a pink
+cell north of the palace (8, 7), green west (7, 8), white east (9, 8), green south (8, 9), each
+open away from the palace and open towards the palace's door.
+A tile is written "colour NESW" (o open, w wall, d door), e.g. "pink wdod".
+"""
+
+import numpy as np
+import pytest
+
+from monkey_env.forbidden_city.city import Laid
+from monkey_env.forbidden_city.engine import Game
+from monkey_env.forbidden_city.game_data import TileFace
+from monkey_env.forbidden_city.geometry import COLOURS, DIAGONALS, SIDE_LETTERS
+from monkey_env.forbidden_city.options import ForbiddenCityOptions
+from monkey_env.forbidden_city.scoring import payout
+
+RED, BLUE, YELLOW, PURPLE = 0, 1, 2, 3     # seats of a 4-player game (table.yaml's seat colours)
+
+
+def face(text: str, advisors: int = 0, dragon: int = 0, diagonal: str = "none", part: int = 0) -> TileFace:
+    floors, sides = text.split()
+    colours = tuple(COLOURS.index(c) for c in floors.split("/"))
+    adv, drg = [0] * len(colours), [0] * len(colours)
+    adv[part], drg[part] = advisors, dragon
+    return TileFace(tuple(SIDE_LETTERS[c] for c in sides), DIAGONALS[diagonal], colours, tuple(adv), tuple(drg))
+
+
+def new_game(players: int = 4, **options) -> Game:
+    return Game(ForbiddenCityOptions(players=players, seed=1, **options))
+
+
+def lay(game: Game, x: int, y: int, text: str, owner: int = RED, **kw) -> None:
+    """Lay a tile by the placement rules (asserting it is allowed), without scoring."""
+    f = face(text, **kw)
+    assert game.city.placement_problem(f, x, y) is None, game.city.placement_problem(f, x, y)
+    game.city.lay(x, y, Laid(f, owner, 0, 0))
+
+
+def close_with(game: Game, x: int, y: int, text: str, owner: int = RED, **kw) -> list[int]:
+    """Lay the closing tile and score the rooms it closes; the coins each seat got."""
+    before = list(game.purse)
+    lay(game, x, y, text, owner, **kw)
+    game.score_closed_rooms()
+    return [a - b for a, b in zip(game.purse, before)]
+
+
+# --------------------------------------------------------------------------- the payout
+@pytest.mark.parametrize("value, advisors, coins", [
+    (11, [0, 2, 0, 0], [0, 11, 0, 0]),        # the only one with advisors takes the whole value
+    (12, [3, 2, 1, 0], [12, 6, 0, 0]),        # the sole second gets half
+    (13, [3, 1, 0, 0], [13, 6, 0, 0]),        # half rounded down
+    (6, [0, 2, 1, 2], [0, 3, 0, 3]),          # tie for most: half each, nobody second
+    (7, [2, 2, 2, 0], [3, 3, 3, 0]),          # three tied for most: half (rounded down) each
+    (15, [1, 1, 2, 0], [0, 0, 15, 0]),        # tie for second: nothing for them
+    (9, [0, 0, 0, 0], [0, 0, 0, 0]),          # no advisors: nobody is paid
+])
+def test_majority_payout(value, advisors, coins):
+    assert payout(value, advisors) == coins
+
+
+# --------------------------------------------------------------------------- the seed's examples
+def test_example_1_a_small_room_with_three_linked_rooms_is_worth_11():
+    """Blue closes the pink room: 2 tiles, + green room 4 tiles and a dragon (4 + 3), + the
+    Imperial Palace (1), + a white room of 1 tile = 11; the gardens never count."""
+    g = new_game()
+    lay(g, 9, 6, "green oooo")                         # the green room east, next to a garden
+    lay(g, 10, 6, "green oooo", dragon=1)
+    lay(g, 9, 5, "green oooo")
+    lay(g, 10, 5, "green oooo")
+    lay(g, 7, 6, "white oooo")                         # the white room west
+    coins = close_with(g, 8, 6, "pink wdod", owner=BLUE, advisors=1)
+    assert coins == [0, 11, 0, 0]
+    scored, = g.last_scores
+    assert scored.own == 2 and sorted(v for _, v in scored.linked) == [1, 1, 7]
+
+
+def test_example_2_the_majority_takes_12_and_the_sole_second_6():
+    """Red has most advisors in the closed green room: 6 tiles + a dragon (9), + a pink room of
+    2 tiles, + the palace = 12; blue, second, 6; yellow, third, nothing."""
+    g = new_game()
+    lay(g, 7, 10, "green woow", dragon=1, owner=RED)
+    lay(g, 8, 10, "green oooo", advisors=2, owner=RED)
+    lay(g, 9, 10, "green wwwo", advisors=2, owner=BLUE)
+    lay(g, 7, 11, "green ooww", advisors=1, owner=YELLOW)
+    lay(g, 9, 11, "pink wooo")
+    lay(g, 10, 11, "pink oooo")
+    coins = close_with(g, 8, 11, "green odwo", owner=RED, advisors=1)     # red 3, blue 2, yellow 1
+    assert coins == [12, 6, 0, 0]
+
+
+def test_example_3_two_tied_for_most_get_half_each_and_a_room_without_a_door_adds_nothing():
+    """Blue and purple tie for most in the closed white room: 4 tiles + a pink room of 2 tiles
+    linked by a door = 6, so 3 each; yellow nothing; the green room beside it has no door."""
+    g = new_game()
+    lay(g, 10, 8, "white ooww", advisors=1, owner=PURPLE)   # walls off the start's white cell
+    lay(g, 11, 8, "white odwo", advisors=1, owner=YELLOW)
+    lay(g, 12, 8, "pink oooo")
+    lay(g, 13, 8, "pink oooo")
+    lay(g, 10, 9, "green oooo", advisors=2, owner=RED)      # beside the white room, no door
+    lay(g, 11, 7, "white wwoo", advisors=1, owner=PURPLE)
+    coins = close_with(g, 10, 7, "white woow", owner=BLUE, advisors=2)
+    assert coins == [0, 3, 0, 3]
+
+
+def test_example_4_a_tie_for_second_gets_nothing_and_the_majority_takes_15():
+    """Yellow has most advisors in the closed pink room: 5 tiles, + a green room of 6 tiles and
+    a dragon (9), + a white room of 1 tile = 15; red and blue tie for second: nothing."""
+    g = new_game()
+    for x, y, t in [(10, 8, "green ooow"), (11, 8, "green wooo"), (12, 8, "green wwoo"),
+                    (10, 9, "green ooow"), (12, 9, "green owoo")]:
+        lay(g, x, y, t)
+    lay(g, 11, 9, "green oooo", dragon=1)
+    lay(g, 10, 7, "pink wodw", advisors=1, owner=RED)
+    lay(g, 11, 7, "pink wowo", advisors=1, owner=BLUE)
+    lay(g, 12, 7, "pink wowo")
+    lay(g, 13, 8, "white oooo")
+    lay(g, 13, 7, "pink wodo", advisors=1, owner=YELLOW)
+    coins = close_with(g, 14, 7, "pink wwwo", owner=YELLOW, advisors=1)
+    assert coins == [0, 0, 15, 0]
+
+
+# --------------------------------------------------------------------------- what links, what counts
+def test_a_door_blocked_by_a_wall_links_nothing():
+    g = new_game()
+    lay(g, 9, 6, "white ooow")                 # its west side is a plain wall against the door
+    assert close_with(g, 8, 6, "pink wdod", owner=BLUE, advisors=1) == [0, 2 + 1, 0, 0]   # room + palace
+
+
+def test_a_door_into_open_floor_links_and_door_against_door_links():
+    g = new_game()
+    lay(g, 9, 6, "white ooow")                 # west: a wall, east open: blocked from here
+    lay(g, 7, 6, "green oooo")                 # east open against the door: linked
+    g2 = new_game()
+    lay(g2, 7, 6, "green odoo")                # east a door: door against door
+    assert close_with(g, 8, 6, "pink wdod", owner=BLUE, advisors=1) == [0, 2 + 1 + 1, 0, 0]
+    assert close_with(g2, 8, 6, "pink wwod", owner=BLUE, advisors=1) == [0, 2 + 1 + 1, 0, 0]
+
+
+def test_rooms_two_doors_away_do_not_count_and_a_room_counts_once_for_several_doors():
+    g = new_game()
+    lay(g, 9, 6, "green oooo")                 # linked by two doors (from (8, 6) and (8, 5))
+    lay(g, 9, 5, "green odoo")                 # ...with a door east to a room two doors away
+    lay(g, 10, 5, "white oooo", dragon=1)
+    lay(g, 8, 5, "pink wdow")
+    coins = close_with(g, 8, 6, "pink odow", owner=BLUE, advisors=1)
+    assert coins == [0, 3 + 2 + 1, 0, 0]       # pink room 3 tiles, green 2 once, palace 1; not the white
+
+
+def test_a_diagonal_tile_counts_for_the_room_on_each_side():
+    g = new_game()
+    lay(g, 9, 6, "green oooo")
+    # A diagonal from north-west to south-east: its green part (north, east) joins the green
+    # room, its pink part (south, west) closes the start's pink room.
+    coins = close_with(g, 8, 6, "green/pink woow", owner=BLUE, advisors=1, diagonal="nw-se", part=1)
+    assert coins == [0, 2 + 1, 0, 0]           # the start cell and the diagonal tile, + the palace
+    pink = next(r for r in g.rooms() if (8, 7) in g.city.cells_of(r))
+    green = next(r for r in g.rooms() if (9, 6) in g.city.cells_of(r))
+    assert pink != green and (8, 6) in g.city.cells_of(pink) and (8, 6) in g.city.cells_of(green)
+    assert g.city.tiles(pink) == 2 and g.city.tiles(green) == 2
+
+
+def test_the_start_tiles_gardens_never_count():
+    g = new_game()
+    garden = next(l.face for l in g.city.cells.values() if COLOURS[l.face.floors[0]] == "garden")
+    assert garden.counts is False and g.city.at(7, 7).face is garden
+    rooms = g.rooms()
+    corner = next(r for r in rooms if (7, 7) in g.city.cells_of(r))
+    assert g.city.tiles(corner) == 0 and g.city.is_closed(corner)
+
+
+def test_a_room_without_advisors_pays_nobody_and_a_closed_room_is_paid_once():
+    g = new_game()
+    lay(g, 9, 6, "green oooo")
+    assert close_with(g, 8, 6, "pink wdod") == [0, 0, 0, 0]            # nobody has an advisor there
+    closed = g.closed_room_ids()
+    assert close_with(g, 8, 5, "pink oooo", owner=BLUE, advisors=2) == [0, 0, 0, 0]   # against its wall
+    assert g.closed_room_ids() == closed and g.last_scores == []
+    # a tile walled on every side is a closed room of one tile at once
+    assert close_with(g, 10, 6, "green wwww", owner=BLUE, advisors=2) == [0, 1, 0, 0]
+
+
+# --------------------------------------------------------------------------- placement
+def test_a_tile_must_touch_another_tile():
+    g = new_game()
+    assert "touches no tile" in g.city.placement_problem(face("pink oooo"), 3, 3)
+    assert "already holds" in g.city.placement_problem(face("pink oooo"), 8, 8)
+
+
+def test_different_colours_may_meet_only_across_a_wall():
+    g = new_game()   # (8, 7) is the start's pink cell, open to the north
+    assert "join the pink room" in g.city.placement_problem(face("green oooo"), 8, 6)
+    assert g.city.placement_problem(face("green oowo"), 8, 6) is None      # its own wall between
+    assert g.city.placement_problem(face("pink oooo"), 8, 6) is None       # same colour
+    assert g.city.placement_problem(face("green oooo"), 7, 6) is None      # beside a garden's walls
+    lay(g, 8, 6, "pink oooo")
+    assert "join" in g.city.placement_problem(face("white oooo"), 9, 6)    # joins pink (8, 6) openly
+
+
+def test_explain_names_the_rule_and_an_illegal_action_changes_nothing():
+    g = new_game(players=2)
+    mask = g.legal_mask()
+    before = g.to_dict()
+    far = g.layout.encode(0, 0, 0)
+    assert not mask[far] and "touches no tile" in g.explain(far)
+    with pytest.raises(ValueError, match="touches no tile"):
+        g.apply(far)
+    assert g.to_dict() == before
+    assert g.explain(g.layout.set_aside) == "the tile in hand fits somewhere, so it must be laid"
+    assert "not one of" in g.explain(g.layout.num_actions)
+
+
+def test_rotation_turns_sides_clockwise_and_flips_the_diagonal():
+    f = face("pink/green wdoo", diagonal="sw-ne")
+    t = f.turned(1)
+    assert t.sides == (SIDE_LETTERS["o"], SIDE_LETTERS["w"], SIDE_LETTERS["d"], SIDE_LETTERS["o"])
+    assert t.quarter_part == DIAGONALS["nw-se"] and f.turned(4) == f
+
+
+# --------------------------------------------------------------------------- turns, chance, the end
+def test_set_up_stacks_hands_and_two_player_extras():
+    two, four = new_game(players=2), new_game(players=4)
+    assert [g.tiles_left(0) for g in (two, four)] == [30, 24]
+    assert all(h is not None for h in four.held) and len(four.stacks[0]) == 23
+    assert any(two.data.kinds[t].extra for t in two.deal[0])
+    assert not any(four.data.kinds[t].extra for s in four.deal for t in s)
+    assert new_game(players=3).to_dict() == new_game(players=3).to_dict()            # seeded
+    other = Game(ForbiddenCityOptions(players=3, seed=2))
+    assert other.deal != new_game(players=3).deal
+
+
+def test_a_turn_lays_the_held_tile_draws_the_next_and_passes_clockwise():
+    g = new_game(players=3)
+    top = g.stacks[0][0]
+    action = int(np.flatnonzero(g.legal_mask())[0])
+    x, y, turns = g.layout.decode(action)
+    held = g.held[0]
+    g.apply(action)
+    assert g.city.at(x, y).tile == held and g.city.at(x, y).owner == 0 and g.city.at(x, y).rotation == turns
+    assert g.held[0] == top and g.current == 1 and g.tiles_left(0) == 23
+
+
+def test_a_tile_that_fits_nowhere_is_set_aside(monkeypatch):
+    g = new_game(players=2)
+    monkeypatch.setattr(g, "placements", lambda: [])
+    mask = g.legal_mask()
+    assert mask.sum() == 1 and mask[g.layout.set_aside] and g.explain(g.layout.set_aside) == "legal"
+    held = g.held[0]
+    g.apply(g.layout.set_aside)
+    assert g.set_aside_tiles == [(0, held)] and g.current == 1 and g.tiles_left(0) == 29
+
+
+def play_out(g: Game, seed: int = 0) -> Game:
+    rng = np.random.default_rng(seed)
+    while not g.game_over:
+        g.apply(int(rng.choice(np.flatnonzero(g.legal_mask()))))
+    return g
+
+
+def test_the_publishers_ending_two_tiles_left_paid_for_advisors_and_dragons():
+    g = play_out(new_game(players=3))
+    assert g.turns_played == 3 * 22 and all(g.tiles_left(s) == 2 for s in range(3))
+    for s in range(3):
+        kept = [g.held[s]] + g.stacks[s]
+        faces = [g.data.kinds[t].face for t in kept]
+        assert g.end_coins[s] == sum(sum(f.advisors) + sum(f.dragons) for f in faces)
+    assert g.legal_mask().sum() == 0 and g.explain(0) == "the game is over"
+
+
+def test_the_all_placed_ending_lays_every_tile():
+    g = play_out(new_game(players=2, ending="all_placed"))
+    assert g.turns_played == 2 * 30 and all(g.tiles_left(s) == 0 for s in range(2)) and g.end_coins == [0, 0]
+
+
+def test_winners_have_the_most_coins_and_ties_share():
+    g = new_game(players=3)
+    g.purse = [10, 12, 12]
+    assert g.places() == [3, 1, 1] and g.winners() == [1, 2]
+
+
+def test_the_advanced_side_has_larger_rooms_and_no_gardens():
+    g = new_game(start_side="advanced")
+    sizes = sorted(g.city.tiles(r) for r in g.rooms())
+    assert sizes == [1, 2, 2, 2, 2]
+    assert not any(COLOURS[l.face.floors[0]] == "garden" for l in g.city.cells.values())
+
+
+def test_a_save_that_disagrees_with_its_actions_is_refused():
+    g = play_out(new_game(players=2), seed=4)
+    d = g.to_dict()
+    d["coins"] = [d["coins"][0] + 1, d["coins"][1]]
+    with pytest.raises(ValueError, match="coins does not follow"):
+        Game.from_dict(d)
+    with pytest.raises(ValueError, match="not a Forbidden City save"):
+        Game.from_dict({**g.to_dict(), "current": "x"})
