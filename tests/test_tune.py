@@ -345,3 +345,27 @@ def test_a_tiny_tune_writes_a_report_and_a_configs_folder_that_loads_and_plays(t
     game, result = play_game(options, [make_agent("random", 1), make_agent("random", 2)])
     assert game.game_over and result["rounds"] >= 2
     assert main(["simulate", "--games", "1", "--config-dir", str(out / "configs"), "--quiet"]) == 0
+
+
+def test_the_bootstrap_interval_agrees_with_the_t_interval_on_a_mean_and_brackets_a_spread():
+    from monkey_env.apps.balance import stats as S
+    from monkey_env.apps.tune.validate import bootstrap_spread
+
+    x = np.random.default_rng(0).normal(3.0, 1.0, 400)
+    b, t = S.bootstrap(np.mean, x, draws=2000), S.mean_ci(x)
+    assert b.value == pytest.approx(t.value)
+    assert b.lo == pytest.approx(t.lo, abs=0.03) and b.hi == pytest.approx(t.hi, abs=0.03)
+    shares = np.zeros((400, 2))
+    shares[:240, 0], shares[240:, 1] = 1, 1                # seats win 60% and 40%: spread 20 points
+    e = bootstrap_spread(shares)
+    assert e.value == pytest.approx(0.2) and e.lo < 0.2 < e.hi and e.hi - e.lo < 0.25
+
+
+def test_the_ppo_checkpoint_loads_outside_the_repository(tmp_path):
+    """The console script (monkey-palace tune --agents ppo-sample) does not have the repository on
+    its path; the shipped checkpoint still names the old top-level package `agents`."""
+    code = ("import sys; sys.path = [p for p in sys.path if p not in ('', %r)]; "
+            "from monkey_env.agents.registry import make_agent; print(make_agent('ppo-sample').version)" % str(REPO))
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert len(out.stdout.strip()) == 16

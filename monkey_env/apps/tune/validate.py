@@ -60,16 +60,8 @@ def _spread(win_shares: np.ndarray) -> float:
 
 
 def bootstrap_spread(x: np.ndarray, y: np.ndarray | None = None, draws: int = 1000, seed: int = 0) -> S.Estimate:
-    """Percentile bootstrap (over games) of the seat spread of x, or of spread(x) - spread(y)."""
-    rng = np.random.default_rng(seed)
-    value = _spread(x) - (_spread(y) if y is not None else 0.0)
-    samples = np.empty(draws)
-    for i in range(draws):
-        sx = x[rng.integers(0, len(x), len(x))]
-        samples[i] = _spread(sx) - (_spread(y[rng.integers(0, len(y), len(y))]) if y is not None else 0.0)
-    lo, hi = np.quantile(samples, [(1 - S.CONF) / 2, (1 + S.CONF) / 2])
-    n = len(x) + (len(y) if y is not None else 0)
-    return S.Estimate(value, float(lo), float(hi), n)
+    """The seat spread of win shares x (games × seats), or spread(x) - spread(y), bootstrapped over games."""
+    return S.bootstrap(_spread, x, y, draws=draws, seed=seed)
 
 
 @dataclass
