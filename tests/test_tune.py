@@ -369,3 +369,18 @@ def test_the_ppo_checkpoint_loads_outside_the_repository(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert len(out.stdout.strip()) == 16
+
+
+@pytest.mark.parametrize("sampler", ["cmaes", "nsga2"])
+def test_the_other_samplers_run_and_rank_by_the_weighted_total(tmp_path, fake_module, sampler):
+    from dataclasses import replace
+
+    from monkey_env.apps.tune.objective import TERMS
+    from monkey_env.apps.tune.study import Tuner
+
+    tuner = Tuner(replace(_settings(tmp_path / "space.yaml"), sampler=sampler), tmp_path / f"study_{sampler}")
+    tuner._evaluator = fake_module.FakeEvaluator(tuner.space)
+    assert tuner.run(6) == 6
+    assert len(tuner.study.directions) == (len(TERMS) if sampler == "nsga2" else 1)
+    totals = [t.user_attrs["total"] for t in tuner.ranked()]
+    assert totals == sorted(totals) and tuner.study.trials[0].params == tuner.space.start()

@@ -101,8 +101,8 @@ def make_sampler(name: str, seed: int, space: Space, n_startup: int = 8):
     if name == "tpe":
         return optuna.samplers.TPESampler(seed=seed, n_startup_trials=n_startup, multivariate=True)
     if name == "cmaes":
-        return optuna.samplers.CmaEsSampler(seed=seed, x0={k: float(v) for k, v in space.start().items()},
-                                            n_startup_trials=1, warn_independent_sampling=False)
+        # Its mean starts at the space's centre (optuna deprecated x0); trial 0 is the starting data.
+        return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=1, warn_independent_sampling=False)
     if name == "nsga2":
         return optuna.samplers.NSGAIISampler(seed=seed, population_size=max(4, min(16, 2 * len(space.numbers))))
     raise ValueError(f"unknown sampler {name!r}; samplers: {', '.join(SAMPLERS)}")
