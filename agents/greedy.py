@@ -170,7 +170,7 @@ def _batch_policy(jg):
 
     def other_scores(s, cells, shapes):
         top, has = sv.pile_tops(s, t)
-        buy = jnp.where(has, sv.buy_preference(t.card_bananas[top], t.card_cost[top]), 0)
+        buy = jnp.where(has, sv.buy_preference(s.card_bananas[top], t.card_cost[top]), 0)
         arches, bricks = s.supply[s.current, 0], s.supply[s.current, 1]
         slot_top = s.slot_top[s.current]
         slot = jnp.where(slot_top >= 0, -t.card_recurring[jnp.maximum(slot_top, 0)].sum(-1), 0)

@@ -56,6 +56,20 @@ def checkpoint_hash(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
+def _alias_old_package() -> None:
+    """Checkpoints saved when the agents were the top-level package ``agents`` name
+    ``agents.ppo.PalaceExtractor`` in their pickled policy: let that name resolve to this module
+    when ``agents`` is not importable (an installed package, a command run outside the repository)."""
+    import importlib.util
+    import sys
+
+    if "agents" not in sys.modules and importlib.util.find_spec("agents") is None:
+        import monkey_env.agents as package
+
+        sys.modules["agents"] = package
+        sys.modules["agents.ppo"] = sys.modules[__name__]
+
+
 class PPOAgent:
     name = "ppo"
 
@@ -67,6 +81,7 @@ class PPOAgent:
             path = Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINT
             if not path.exists():
                 raise ValueError(f"PPO checkpoint not found: {path} (train one with `monkey-palace train`)")
+            _alias_old_package()
             try:
                 model = MaskablePPO.load(str(path), device="cpu")
             except Exception as e:  # a zip that is not an SB3 model

@@ -52,7 +52,7 @@ def purchase_table(state: State, tables: Tables, static: Static) -> jnp.ndarray:
     with n credits after a decoration of colour c, from the visible pile tops (one card per
     pile per turn, so a pile's next card is never reached)."""
     top, has = pile_tops(state, tables)
-    cost, bananas, colour = tables.card_cost[top], tables.card_bananas[top], tables.card_colour[top]
+    cost, bananas, colour = tables.card_cost[top], state.card_bananas[top], tables.card_colour[top]
     pref = buy_preference(bananas, cost)
     colours = jnp.arange(3)[:, None, None]
     left = jnp.broadcast_to(jnp.arange(static.max_arches + 2)[None, :], (3, static.max_arches + 2))
@@ -77,7 +77,7 @@ def colour_values(state: State, tables: Tables, table, depth, deco_top) -> jnp.n
     highest_of_colour = deco_top > state.deco_max
     credits = depth + highest_of_colour
     bananas = table[colours, credits]
-    points = tables.trophy_points
+    points = state.trophy_points
     monkey = jnp.where((colours == Colour.GOLD) & (state.holders[MONKEY] != state.current), points[MONKEY], 0)
     wins = jnp.where(state.options[OPT_BUTTERFLY_OVERALL], deco_top > jnp.max(state.deco_max), highest_of_colour)
     butterfly = jnp.where(state.options[OPT_BUTTERFLY] & wins & (state.holders[BUTTERFLY] != state.current),
@@ -88,7 +88,7 @@ def colour_values(state: State, tables: Tables, table, depth, deco_top) -> jnp.n
 def bonus_value(state: State, static: Static, tallest) -> jnp.ndarray:
     """The bonus card's share of the value for a staircase whose tallest stack is `tallest`."""
     earns = (tallest >= static.bonus_min_stack) & (state.bonus_left > 0)
-    return jnp.where(earns, POINT * static.bonus_points, 0)
+    return jnp.where(earns, POINT * state.bonus_points, 0)
 
 
 def anchor_values(state: State, tables: Tables, static: Static) -> jnp.ndarray:

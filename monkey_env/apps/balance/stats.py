@@ -18,7 +18,9 @@ test belongs to the figure), so that no figure of the report goes out without it
   multinomial covariance);
 - one proportion against a fixed value (is A's win rate 1/2?): :func:`one_proportion_p`;
 - all categories equally likely (is there a seat advantage at all?): :func:`chisq_uniform` (scipy ``chisquare``);
-- many tests at once (cards, piles): Holm's step-down correction (:func:`holm`, statsmodels ``multipletests``).
+- many tests at once (cards, piles): Holm's step-down correction (:func:`holm`, statsmodels ``multipletests``);
+- a statistic no formula covers (a seat spread: a max minus a min), or the difference of it
+  between two independent samples: percentile bootstrap over the rows (:func:`bootstrap`).
 """
 
 from __future__ import annotations
@@ -204,3 +206,21 @@ def significance_text(e: Estimate) -> str:
     if e.p_value is None or not math.isfinite(e.value):
         return ""
     return "significant" if e.significant else "not significant"
+
+
+def bootstrap(statistic, x, y=None, draws: int = 1000, seed: int = 0, conf: float = CONF) -> Estimate:
+    """statistic(x), or statistic(x) - statistic(y) for two independent samples, with a
+    percentile bootstrap interval: rows (axis 0, e.g. games) drawn with replacement, seeded."""
+    x = np.asarray(x)
+    rng = np.random.default_rng(seed)
+    diff = y is not None
+    y = np.asarray(y) if diff else None
+
+    def value(a, b):
+        return float(statistic(a)) - (float(statistic(b)) if diff else 0.0)
+
+    point = value(x, y)
+    samples = np.asarray([value(x[rng.integers(0, len(x), len(x))],
+                                y[rng.integers(0, len(y), len(y))] if diff else None) for _ in range(draws)])
+    lo, hi = np.quantile(samples, [(1 - conf) / 2, (1 + conf) / 2])
+    return Estimate(point, float(lo), float(hi), len(x) + (len(y) if diff else 0), conf=conf)

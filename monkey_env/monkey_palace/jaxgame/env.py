@@ -131,8 +131,10 @@ class JaxGame(BatchedPlay):
         """An empty State with this game data's shapes (every field at its default)."""
         if self._blank is None:   # one compiled program, not one small eager op per field
             st = self.static
-            self._blank = jax.jit(partial(empty_state, st.n_cards, st.n_shapes, st.max_arches, st.max_pile,
-                                          self._queue_size))()
+            # Concrete even when first asked inside a trace (jit(init)): a cached tracer would leak.
+            with jax.ensure_compile_time_eval():
+                self._blank = jax.jit(partial(empty_state, st.n_cards, st.n_shapes, st.max_arches, st.max_pile,
+                                              self._queue_size))()
         return self._blank
 
     # ------------------------------------------------------------------ init
@@ -148,11 +150,12 @@ class JaxGame(BatchedPlay):
         tray = t.tray_total - jnp.asarray([2, 1, 0], jnp.int32)  # the starting staircase
         supply = jnp.zeros((MAX_PLAYERS, 3), jnp.int32)
         for seat in range(MAX_PLAYERS):
-            got = jnp.where(seat < params.players, jnp.minimum(t.board_start[seat], tray), 0)
+            got = jnp.where(seat < params.players, jnp.minimum(params.board_start[seat], tray), 0)
             tray = tray - got
             supply = supply.at[seat].set(got)
         s = s._replace(height=params.start_height, knob=params.start_knob, deco_max=params.start_deco_max,
-                       players=params.players, options=params.options,
+                       players=params.players, options=params.options, card_bananas=params.card_bananas,
+                       bonus_points=params.bonus_points, trophy_points=params.trophy_points,
                        pile_cards=pile_cards, pile_len=t.pile_size, tray=tray, supply=supply,
                        bonus_left=jnp.int32(st.bonus_cards), pending=jnp.int32(PENDING_TURN_START))
         return s

@@ -59,7 +59,7 @@ def observe(tables, rules, state: State, player) -> dict:
         anchor.reshape(1, BOARD_SIZE, BOARD_SIZE), deco.reshape(1, BOARD_SIZE, BOARD_SIZE)])
     top = state.pile_cards[jnp.arange(N_PILES), jnp.maximum(state.pile_len - 1, 0)]
     has = (state.pile_len > 0)[:, None]
-    pile_top = jnp.where(has, jnp.concatenate([t.card_cost[top][:, None], t.card_bananas[top][:, None],
+    pile_top = jnp.where(has, jnp.concatenate([t.card_cost[top][:, None], state.card_bananas[top][:, None],
                                                 t.card_recurring[top]], 1), 0)
     slot_rec = jnp.where(state.slot_top[..., None] >= 0, t.card_recurring[jnp.maximum(state.slot_top, 0)], 0)
     holders = jax.nn.one_hot(jnp.where(state.holders >= 0, (state.holders - player) % state.players, 4), 5)

@@ -1,5 +1,7 @@
-"""The traced settings of one game of the JAX engine: players, rule options and the map's
-starting palace, made from the game's options object (monkey_env.monkey_palace.options)."""
+"""The traced settings of one game of the JAX engine: players, rule options, the map's
+starting palace, made from the game's options object (monkey_env.monkey_palace.options), and
+the game's values (cards' Banana Points, boards' starting supply, bonus card and trophy
+points), the game data's own unless a balance tune gives others (:meth:`Params.with_values`)."""
 
 from __future__ import annotations
 
@@ -23,8 +25,29 @@ class Params(NamedTuple):
     start_height: jnp.ndarray   # (32, 32) int8 the map with its starting staircase
     start_knob: jnp.ndarray     # (32, 32) int8
     start_deco_max: jnp.ndarray  # (3,) int32
+    # The game's values: traced, so one compiled engine plays every candidate of a tune.
+    card_bananas: jnp.ndarray   # (C,) int32 Banana Points of each card
+    board_start: jnp.ndarray    # (4, 3) int32 each board's starting arches, bricks, columns
+    bonus_points: jnp.ndarray   # () int32 Banana Points of a bonus card
+    trophy_points: jnp.ndarray  # (3,) int32 monkey, butterfly, frog trophy
+
+    def with_values(self, **values) -> "Params":
+        """These settings with other values (VALUE_FIELDS), same shapes and dtypes: what a
+        balance tune tries without recompiling."""
+        unknown = set(values) - set(VALUE_FIELDS)
+        if unknown:
+            raise ValueError(f"not tunable values: {', '.join(sorted(unknown))}; tunable: {', '.join(VALUE_FIELDS)}")
+        out = {}
+        for name, v in values.items():
+            old = getattr(self, name)
+            v = jnp.asarray(v, old.dtype)
+            if v.shape[v.ndim - old.ndim:] != old.shape:
+                raise ValueError(f"{name}: shape {v.shape}, expected {old.shape}")
+            out[name] = v
+        return self._replace(**out)
 
 
+VALUE_FIELDS = ("card_bananas", "board_start", "bonus_points", "trophy_points")
 export.register_namedtuple_serialization(Params, serialized_name="monkey_palace.Params")
 
 
@@ -34,6 +57,7 @@ class ParamsMaker:
     def __init__(self, data: GameData):
         self.data = data
         self._maps: dict[tuple, tuple] = {}
+        self._values: tuple | None = None
 
     def __call__(self, options: GameOptions | None = None, /, **values) -> Params:
         """The traced settings of one game, from an options object or its fields as keywords.
@@ -62,4 +86,16 @@ class ParamsMaker:
         height, knob, deco_max = self._maps[key]
         flags = jnp.asarray([options.butterfly, options.frog, options.monkey_move == "mandatory",
                              options.butterfly_rule == "highest_overall", options.end_trigger == "last_taken"])
-        return Params(jnp.int32(options.players), flags, height, knob, deco_max)
+        return Params(jnp.int32(options.players), flags, height, knob, deco_max, *self.values)
+
+    @property
+    def values(self) -> tuple:
+        """The game data's own values, in the order of VALUE_FIELDS."""
+        if self._values is None:
+            tray = self.data.tray
+            el = lambda e: (e.arches, e.bricks, e.columns)  # noqa: E731
+            self._values = (jnp.asarray([c.bananas for c in self.data.cards], jnp.int32),
+                            jnp.asarray([el(b.starting) for b in self.data.boards.boards], jnp.int32),
+                            jnp.int32(tray.bonus.points),
+                            jnp.asarray([tray.trophies.monkey, tray.trophies.butterfly, tray.trophies.frog], jnp.int32))
+        return self._values

@@ -97,16 +97,21 @@ def game_settings(i: int) -> dict:
     return dict(players=2 + i % 3, map=1 + (i // 3) % 4, **SETTINGS[(i // 12) % len(SETTINGS)])
 
 
-def differential_batch(jg, first: int, batch: int, seed: int) -> dict:
+def differential_batch(jg, first: int, batch: int, seed: int, *, config_dir: str | None = None,
+                       values: dict | None = None) -> dict:
     """Play `batch` random games on both engines, decision by decision, and compare them.
 
     Game i (counted from `first`) has the settings game_settings(i); both engines play the
     JAX deal; the actions are drawn from the reference engine's mask. Raises AssertionError
-    with the differences at the first decision where the engines disagree."""
+    with the differences at the first decision where the engines disagree.
+
+    config_dir and values: the reference engine reads the game data of ``config_dir`` while the
+    JAX engine plays its own data with these traced values (Params.with_values): the check that
+    a tune's candidate plays alike on both."""
     from monkey_env.monkey_palace.game_data import load_game_data
 
     settings = [game_settings(first + i) for i in range(batch)]
-    params = [jg.params(**st) for st in settings]
+    params = [jg.params(**st).with_values(**(values or {})) for st in settings]
     params = jax.tree_util.tree_map(lambda *xs: jax.numpy.stack(xs), *params)
     keys = jax.random.split(jax.random.PRNGKey(seed), batch)
     states = jg.batch_init(keys, params)
@@ -115,7 +120,7 @@ def differential_batch(jg, first: int, batch: int, seed: int) -> dict:
     games = []
     for i, st in enumerate(settings):
         m = st["map"]
-        data.setdefault(m, load_game_data(m))
+        data.setdefault(m, load_game_data(m, config_dir=config_dir))
         orders = jg.pile_orders(jax.tree_util.tree_map(lambda x, i=i: x[i], host["state"]))
         games.append(Game.new(data=data[m], pile_orders=orders, seed=seed, **st))
     rng = np.random.default_rng(seed)

@@ -44,9 +44,9 @@ class Rules:
         """(4,) int32 Banana Points of every seat: cards + bonus cards + trophies."""
         owner = s.card_owner.astype(jnp.int32)
         seats = jnp.arange(4)
-        cards = jnp.sum(jnp.where(owner[None, :] == seats[:, None], self.tables.card_bananas[None, :], 0), -1)
-        trophies = jnp.sum(jnp.where(s.holders[None, :] == seats[:, None], self.tables.trophy_points[None, :], 0), -1)
-        return cards + s.bonus_cards * self.static.bonus_points + trophies
+        cards = jnp.sum(jnp.where(owner[None, :] == seats[:, None], s.card_bananas[None, :], 0), -1)
+        trophies = jnp.sum(jnp.where(s.holders[None, :] == seats[:, None], s.trophy_points[None, :], 0), -1)
+        return cards + s.bonus_cards * s.bonus_points + trophies
 
     # ------------------------------------------------------------ the tray
     def take(self, s: State, kind, n) -> State:

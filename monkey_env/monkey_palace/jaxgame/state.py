@@ -35,6 +35,10 @@ class State(NamedTuple):
     bonus_left: jnp.ndarray     # () int32 bonus cards left
     bonus_cards: jnp.ndarray    # (4,) int32 bonus cards of each seat
     holders: jnp.ndarray        # (3,) int32 seat holding the monkey, butterfly, frog trophy; -1 none
+    # --- the game's values (params.VALUE_FIELDS; the game data's unless a tune changes them)
+    card_bananas: jnp.ndarray   # (C,) int32 Banana Points of each card
+    bonus_points: jnp.ndarray   # () int32 Banana Points of a bonus card
+    trophy_points: jnp.ndarray  # (3,) int32 monkey, butterfly, frog trophy
     # --- the game's settings
     players: jnp.ndarray        # () int32 2, 3 or 4
     options: jnp.ndarray        # (5,) bool butterfly, frog, monkey must move, butterfly on highest overall, end when last taken
@@ -88,6 +92,7 @@ def empty_state(n_cards: int, n_shapes: int, max_arches: int, max_pile: int, que
         pile_cards=jnp.full((N_PILES, max_pile), -1, jnp.int32), pile_len=jnp.zeros((N_PILES,), jnp.int32),
         bonus_left=i32(), bonus_cards=jnp.zeros((MAX_PLAYERS,), jnp.int32),
         holders=jnp.full((3,), -1, jnp.int32),
+        card_bananas=jnp.zeros((n_cards,), jnp.int32), bonus_points=i32(), trophy_points=jnp.zeros((3,), jnp.int32),
         players=i32(2), options=jnp.zeros((5,), bool),
         current=i32(), round=i32(1), turns_played=i32(), end_triggered=jnp.asarray(False), end_kind=i32(-1),
         phase=i32(), pending=i32(), stage=i32(), anchor_mask=jnp.zeros((NUM_CELLS,), bool),

@@ -1,5 +1,9 @@
 """The game data as fixed-shape arrays for the JAX engine, built from the same GameData
-(and so the same configs/ files) as the reference engine: no number is written twice."""
+(and so the same configs/ files) as the reference engine: no number is written twice.
+
+The numbers a balance tune may change (cards' Banana Points, boards' starting supply, bonus
+card and trophy points) are not here: they are per game, traced (params.Params, VALUE_FIELDS,
+copied into the State), so one compiled engine plays every candidate."""
 
 from __future__ import annotations
 
@@ -22,16 +26,13 @@ class Tables(NamedTuple):
 
     card_cost: jnp.ndarray       # (C,) int32
     card_colour: jnp.ndarray     # (C,) int32 0 light, 1 dark, 2 gold, 3 multi
-    card_bananas: jnp.ndarray    # (C,) int32
     card_pile: jnp.ndarray       # (C,) int32
     card_instant: jnp.ndarray    # (C, I) int32 INSTANT_CODES, -1 padding
     card_recurring: jnp.ndarray  # (C, 3) int32 arches, bricks, columns
     pile_cards: jnp.ndarray      # (12, P) int32 card ids in config order, -1 padding
     pile_size: jnp.ndarray       # (12,) int32
-    board_start: jnp.ndarray     # (4, 3) int32
     board_recurring: jnp.ndarray  # (4, 3) int32
     tray_total: jnp.ndarray      # (3,) int32
-    trophy_points: jnp.ndarray   # (3,) int32 monkey, butterfly, frog
     shape_k: jnp.ndarray         # (S,) int32 number of arches
     shape_base: jnp.ndarray      # (S,) int32
     shape_rise: jnp.ndarray      # (S,) int32
@@ -56,7 +57,6 @@ class Static:
     column_units: int
     animal_height: int
     bonus_cards: int
-    bonus_points: int
     bonus_min_stack: int
     headings: tuple[int, ...]     # the catalogue's headings and bases (it is the same shape set for each)
     bases: tuple[int, ...]        # lanes are (heading, base) pairs in this order, bases fastest
@@ -97,16 +97,13 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     tables = Tables(
         card_cost=jnp.asarray([c.cost for c in cards], jnp.int32),
         card_colour=jnp.asarray([COLOUR_CODES[c.colour] for c in cards], jnp.int32),
-        card_bananas=jnp.asarray([c.bananas for c in cards], jnp.int32),
         card_pile=jnp.asarray([c.pile for c in cards], jnp.int32),
         card_instant=jnp.asarray(instant),
         card_recurring=jnp.asarray([c.recurring for c in cards], jnp.int32),
         pile_cards=jnp.asarray(pile_cards),
         pile_size=jnp.asarray([len(p) for p in data.pile_cards], jnp.int32),
-        board_start=jnp.asarray([el(b.starting) for b in boards], jnp.int32),
         board_recurring=jnp.asarray([el(b.recurring) for b in boards], jnp.int32),
         tray_total=jnp.asarray(el(tray.elements), jnp.int32),
-        trophy_points=jnp.asarray([tray.trophies.monkey, tray.trophies.butterfly, tray.trophies.frog], jnp.int32),
         shape_k=jnp.asarray([s.arches for s in shapes], jnp.int32),
         shape_base=jnp.asarray([s.base for s in shapes], jnp.int32),
         shape_rise=jnp.asarray([s.rise for s in shapes], jnp.int32),
@@ -122,7 +119,7 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     static = Static(
         n_cards=len(cards), n_shapes=S, max_arches=J, max_icons=I, max_pile=P,
         pad=data.shape_tree.max_reach + ARCH_SPAN + 1, column_units=tray.column_units, animal_height=tray.animal_height,
-        bonus_cards=tray.bonus.cards, bonus_points=tray.bonus.points, bonus_min_stack=tray.bonus.min_stack,
+        bonus_cards=tray.bonus.cards, bonus_min_stack=tray.bonus.min_stack,
         headings=tuple(lanes.headings), bases=tuple(lanes.bases), east_tree=_east_tree(data),
         shape_lane_node=_shape_lane_node(lanes),
     )

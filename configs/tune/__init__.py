@@ -1,0 +1,1 @@
+"""The default search space of `monkey-palace tune` (default_space.yaml)."""

@@ -1,0 +1,1 @@
+"""Balance tuning: search the game's numbers for a fairer game, and check it on unseen games (`monkey-palace tune`)."""

@@ -1,0 +1,313 @@
+"""The search space of a balance tune: which numbers of the game data may change, within what
+bounds, read from a YAML file and validated before anything is played.
+
+    numbers:
+      - {number: boards.seat1.starting.bricks, low: 1, high: 5}
+      - {number: cards.multi-6.bananas_shift, low: -1, high: 1}
+      - {number: tray.bonus.points, low: 2, high: 6}
+
+The names of the numbers (NUMBER_FORMS):
+
+| name | the number |
+|---|---|
+| ``cards.<pile>.<k>.bananas`` | Banana Points of the k-th card (from 1) of a pile, as cards.yaml lists it |
+| ``cards.<pile>.bananas_shift`` | added to the Banana Points of every card of the pile (shipped: 0) |
+| ``boards.seat<N>.starting.<arches/bricks/columns>`` | a board's starting supply |
+| ``tray.bonus.points`` | Banana Points of a bonus card |
+| ``tray.trophies.<monkey/butterfly/frog>`` | a trophy's Banana Points |
+
+A pile's cost is not tunable: its id fixes it (the published costs, configs/cards.yaml).
+
+The bounds are integers (``2.5`` or ``"3"`` is refused), ``low < high``, the starting data's
+value lies between them (the search starts from the shipped data), and the data made with
+every number at its low and at its high bound must still pass the game data's own validation
+(monkey_env.monkey_palace.config) and the ranges of RANGES. The file may also hold the
+objective's targets and weights (``objective:``, see objective.ObjectiveConfig).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+from importlib import resources
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
+
+from monkey_env.apps.tune.objective import ObjectiveConfig
+from monkey_env.monkey_palace.config import PILE_IDS, BoardsConfig, CardsConfig, TrayConfig
+from monkey_env.monkey_palace.game_data import GameData
+
+ELEMENTS = ("arches", "bricks", "columns")
+TROPHIES = ("monkey", "butterfly", "frog")
+NUMBER_FORMS = ("cards.<pile>.<k>.bananas", "cards.<pile>.bananas_shift",
+                "boards.seat<N>.starting.<arches|bricks|columns>", "tray.bonus.points",
+                "tray.trophies.<monkey|butterfly|frog>")
+# What a tuned number may be, beyond the data's own rules: a card's Banana Points and a starting
+# supply are never negative; points stay within what the game's scale makes sense of.
+RANGES = {"bananas": (0, 20), "starting": (0, 20), "bonus": (0, 20), "trophy": (-10, 10)}
+
+
+class SpaceError(ValueError):
+    """A space file that cannot be used; the message names the file, the number and the problem."""
+
+
+class Bound(BaseModel):
+    """One number that may change, and its integer bounds (both included)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    number: str = Field(description="which number, one of NUMBER_FORMS")
+    low: StrictInt
+    high: StrictInt
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Bound":
+        if self.low >= self.high:
+            raise ValueError(f"{self.number}: low ({self.low}) must be below high ({self.high})")
+        return self
+
+
+class SpaceFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    game: str = "monkey_palace"
+    description: str = ""
+    numbers: list[Bound] = Field(min_length=1)
+    objective: ObjectiveConfig = ObjectiveConfig()
+
+
+@dataclasses.dataclass(frozen=True)
+class Number:
+    """A resolved number: its bound, what kind it is, and where it lives in the arrays."""
+
+    bound: Bound
+    kind: str                     # "bananas", "shift", "starting", "bonus", "trophy"
+    index: tuple = ()             # card ids (bananas, shift), (seat, element) (starting), trophy index
+    start: int = 0                # the starting data's value (0 for a shift)
+
+    @property
+    def name(self) -> str:
+        return self.bound.number
+
+
+class Space:
+    """The validated space over one starting data set (the shipped configs/ or --config-dir)."""
+
+    def __init__(self, spec: SpaceFile, data: GameData, source: str = "<space>"):
+        if spec.game != "monkey_palace":
+            raise SpaceError(f"{source}: game {spec.game!r}: only monkey_palace has a tunable space")
+        self.spec, self.data, self.source = spec, data, source
+        self.objective = spec.objective
+        seen: set[str] = set()
+        numbers = []
+        for b in spec.numbers:
+            if b.number in seen:
+                raise SpaceError(f"{source}: {b.number} is listed twice")
+            seen.add(b.number)
+            numbers.append(self._resolve(b))
+        self.numbers: tuple[Number, ...] = tuple(numbers)
+        self._check_overlaps()
+        for side in ("low", "high"):
+            candidate = {n.name: getattr(n.bound, side) for n in self.numbers}
+            try:
+                self.apply(candidate)
+            except (ValidationError, ValueError) as e:
+                raise SpaceError(f"{source}: with every number at its {side} bound the game data is invalid: "
+                                 f"{_short(e)}") from None
+
+    # ------------------------------------------------------------ reading
+    @classmethod
+    def load(cls, path: str | Path | None, data: GameData) -> "Space":
+        """The space of a YAML file (None: configs/tune/default_space.yaml)."""
+        path = Path(path) if path else default_space_path()
+        try:
+            raw = yaml.safe_load(path.read_text())
+        except FileNotFoundError:
+            raise SpaceError(f"space file not found: {path}") from None
+        except yaml.YAMLError as e:
+            raise SpaceError(f"{path}: not valid YAML: {e}") from None
+        try:
+            spec = SpaceFile.model_validate(raw if raw is not None else {})
+        except ValidationError as e:
+            raise SpaceError(f"{path}: {_short(e)}") from None
+        return cls(spec, data, str(path))
+
+    def _resolve(self, b: Bound) -> Number:
+        parts = b.number.split(".")
+        where = f"{self.source}: {b.number}"
+        data = self.data
+        if parts[0] == "cards" and len(parts) in (3, 4):
+            pile = parts[1]
+            if pile not in PILE_IDS:
+                raise SpaceError(f"{where}: unknown pile {pile!r}; piles: {', '.join(PILE_IDS)}")
+            ids = data.pile_cards[PILE_IDS.index(pile)]
+            if parts[2:] == ["cost"]:
+                raise SpaceError(f"{where}: a pile's cost is not tunable (its id fixes it: the published costs)")
+            if parts[2:] == ["bananas_shift"]:
+                return self._checked(Number(b, "shift", tuple(ids), 0), where)
+            if len(parts) == 4 and parts[3] == "bananas" and re.fullmatch(r"[0-9]+", parts[2]):
+                k = int(parts[2])
+                if not 1 <= k <= len(ids):
+                    raise SpaceError(f"{where}: pile {pile} has cards 1 to {len(ids)}, not {k}")
+                card = ids[k - 1]
+                return self._checked(Number(b, "bananas", (card,), data.cards[card].bananas), where)
+        if parts[0] == "boards" and len(parts) == 4 and parts[2] == "starting":
+            m = re.fullmatch(r"seat([1-4])", parts[1])
+            if m and parts[3] in ELEMENTS:
+                seat, el = int(m.group(1)) - 1, ELEMENTS.index(parts[3])
+                value = getattr(data.boards.boards[seat].starting, parts[3])
+                return self._checked(Number(b, "starting", (seat, el), value), where)
+        if parts == ["tray", "bonus", "points"]:
+            return self._checked(Number(b, "bonus", (), data.tray.bonus.points), where)
+        if len(parts) == 3 and parts[:2] == ["tray", "trophies"] and parts[2] in TROPHIES:
+            t = TROPHIES.index(parts[2])
+            return self._checked(Number(b, "trophy", (t,), getattr(data.tray.trophies, parts[2])), where)
+        raise SpaceError(f"{where}: not a tunable number; the forms are: {', '.join(NUMBER_FORMS)}")
+
+    def _checked(self, n: Number, where: str) -> Number:
+        b = n.bound
+        if not b.low <= n.start <= b.high:
+            raise SpaceError(f"{where}: the starting data's value {n.start} is outside [{b.low}, {b.high}] "
+                             "(the search starts from the data)")
+        kind = "bananas" if n.kind == "shift" else n.kind
+        lo, hi = RANGES[kind]
+        if n.kind == "shift":
+            have = [self.data.cards[c].bananas for c in n.index]
+            values = (min(have) + b.low, max(have) + b.high)
+            what = f"its cards' Banana Points would reach {values[0]} to {values[1]}"
+        else:
+            values, what = (b.low, b.high), f"bounds [{b.low}, {b.high}]"
+        if values[0] < lo or values[1] > hi:
+            raise SpaceError(f"{where}: {what}, outside the range of a {kind} number [{lo}, {hi}]")
+        return n
+
+    def _check_overlaps(self) -> None:
+        """A card's Banana Points set and shifted at once would be ambiguous."""
+        set_cards = {c for n in self.numbers if n.kind == "bananas" for c in n.index}
+        for n in self.numbers:
+            if n.kind == "shift" and set_cards & set(n.index):
+                raise SpaceError(f"{self.source}: {n.name} shifts cards whose Banana Points are also set one by one")
+
+    # ------------------------------------------------------------ candidates
+    @property
+    def names(self) -> list[str]:
+        return [n.name for n in self.numbers]
+
+    def start(self) -> dict[str, int]:
+        """The starting data as a candidate."""
+        return {n.name: n.start for n in self.numbers}
+
+    def _checked_candidate(self, candidate: Mapping[str, int]) -> dict[str, int]:
+        out = self.start()
+        unknown = set(candidate) - set(out)
+        if unknown:
+            raise SpaceError(f"not numbers of this space: {', '.join(sorted(unknown))}")
+        out.update({k: int(v) for k, v in candidate.items()})
+        return out
+
+    def values(self, candidate: Mapping[str, int]) -> dict[str, np.ndarray]:
+        """The JAX engine's traced values (jaxgame.params.VALUE_FIELDS) of a candidate."""
+        c = self._checked_candidate(candidate)
+        data = self.data
+        tray = data.tray
+        bananas = np.asarray([card.bananas for card in data.cards], np.int32)
+        start = np.asarray([[getattr(b.starting, e) for e in ELEMENTS] for b in data.boards.boards], np.int32)
+        bonus = np.int32(tray.bonus.points)
+        trophies = np.asarray([getattr(tray.trophies, t) for t in TROPHIES], np.int32)
+        for n in self.numbers:
+            v = c[n.name]
+            if n.kind == "bananas":
+                bananas[n.index[0]] = v
+            elif n.kind == "shift":
+                bananas[list(n.index)] += v
+            elif n.kind == "starting":
+                start[n.index] = v
+            elif n.kind == "bonus":
+                bonus = np.int32(v)
+            else:
+                trophies[n.index[0]] = v
+        return {"card_bananas": bananas, "board_start": start, "bonus_points": bonus, "trophy_points": trophies}
+
+    def apply(self, candidate: Mapping[str, int]) -> GameData:
+        """The game data with a candidate's numbers, validated by the game data's own models."""
+        v = self.values(candidate)
+        data = self.data
+        cards = data.cards_config.model_dump(mode="json")
+        by_id = {p["id"]: p for p in cards["piles"]}
+        for p, ids in enumerate(data.pile_cards):
+            for k, card in enumerate(ids):
+                by_id[PILE_IDS[p]]["cards"][k]["bananas"] = int(v["card_bananas"][card])
+        boards = data.boards.model_dump(mode="json")
+        for seat, b in enumerate(boards["boards"]):
+            b["starting"] = {e: int(v["board_start"][seat, i]) for i, e in enumerate(ELEMENTS)}
+        tray = data.tray.model_dump(mode="json")
+        tray["bonus"]["points"] = int(v["bonus_points"])
+        tray["trophies"] = {t: int(v["trophy_points"][i]) for i, t in enumerate(TROPHIES)}
+        new = dataclasses.replace(data, cards_config=CardsConfig.model_validate(cards),
+                                  boards=BoardsConfig.model_validate(boards), tray=TrayConfig.model_validate(tray))
+        total = v["board_start"].sum(0)
+        stock = np.asarray([getattr(new.tray.elements, e) for e in ELEMENTS])
+        if (total > stock).any():
+            raise ValueError(f"the boards' starting supply {total.tolist()} exceeds the tray's {stock.tolist()}")
+        return new
+
+    def changes(self, candidate: Mapping[str, int]) -> list[dict]:
+        """The numbers a candidate changes: name, from, to, by."""
+        c = self._checked_candidate(candidate)
+        return [dict(number=n.name, start=n.start, tuned=c[n.name], change=c[n.name] - n.start)
+                for n in self.numbers if c[n.name] != n.start]
+
+    def write_configs(self, candidate: Mapping[str, int], out: str | Path, header: str = "") -> Path:
+        """A complete configs/ folder: the starting folder's files, with the candidate's cards,
+        boards and tray written over them (loadable with --config-dir)."""
+        data = self.apply(candidate)
+        out = Path(out)
+        base = Path(data.config_dir) if data.config_dir else shipped_configs_path()
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(base, out, ignore=shutil.ignore_patterns("__pycache__", "__init__.py", "tune"))
+        note = "".join(f"# {line}\n" for line in header.splitlines())
+        for name, model in (("cards.yaml", data.cards_config), ("boards.yaml", data.boards), ("tray.yaml", data.tray)):
+            body = yaml.safe_dump(model.model_dump(mode="json"), sort_keys=False, default_flow_style=None, width=120)
+            (out / name).write_text(note + body)
+        return out
+
+
+def shipped_configs_path() -> Path:
+    return Path(str(resources.files("monkey_env.configs")))
+
+
+def default_space_path() -> Path:
+    return shipped_configs_path() / "tune" / "default_space.yaml"
+
+
+def _short(e: Exception) -> str:
+    if isinstance(e, ValidationError):
+        return "; ".join(f"{'.'.join(str(x) for x in err['loc']) or 'file'}: {err['msg']}" for err in e.errors())
+    return str(e)
+
+
+def data_changes(before: GameData, after: GameData) -> list[dict]:
+    """Every number of cards.yaml, boards.yaml and tray.yaml that differs: file, where, values."""
+    out = []
+    for p, ids in enumerate(before.pile_cards):
+        for k, card in enumerate(ids):
+            a, b = before.cards[card].bananas, after.cards[card].bananas
+            if a != b:
+                out.append(dict(file="cards.yaml", where=f"{PILE_IDS[p]} card {k + 1} (id {card}) bananas", start=a, tuned=b))
+    for seat, (a, b) in enumerate(zip(before.boards.boards, after.boards.boards)):
+        for e in ELEMENTS:
+            if getattr(a.starting, e) != getattr(b.starting, e):
+                out.append(dict(file="boards.yaml", where=f"seat {seat + 1} starting {e}",
+                                start=getattr(a.starting, e), tuned=getattr(b.starting, e)))
+    if before.tray.bonus.points != after.tray.bonus.points:
+        out.append(dict(file="tray.yaml", where="bonus points", start=before.tray.bonus.points,
+                        tuned=after.tray.bonus.points))
+    for t in TROPHIES:
+        a, b = getattr(before.tray.trophies, t), getattr(after.tray.trophies, t)
+        if a != b:
+            out.append(dict(file="tray.yaml", where=f"trophies {t}", start=a, tuned=b))
+    return out
