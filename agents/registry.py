@@ -1,6 +1,7 @@
 """Agents by name: the built-in ones (``random``, ``greedy``, ``ppo`` = the shipped checkpoint,
-``ppo-sample`` = the same sampling from its policy, ``ppo:PATH`` = another checkpoint), or any
-class given by import path ``package.module:Class``.
+``ppo-sample`` = the same sampling from its policy, ``ppo:PATH`` = another checkpoint, ``mcts`` =
+the search agent, ``mcts:sims=64,det=2,depth=0,temp=0`` = with those settings), or any class
+given by import path ``package.module:Class``.
 
 A factory takes the agent's seed (every random choice of the agent comes from it). User
 classes are built as ``Class(seed=seed)`` when their constructor takes a seed, else ``Class()``.
@@ -37,13 +38,33 @@ def _ppo_sample(seed: int):
     return agent
 
 
+def _mcts(seed: int):
+    from monkey_env.agents.mcts import make_mcts
+    return make_mcts("", seed)
+
+
 BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _greedy, "ppo": _ppo,
-                                                "ppo-sample": _ppo_sample}
+                                                "ppo-sample": _ppo_sample, "mcts": _mcts}
 
 
 def register(name: str, factory: Callable[[int], object]) -> None:
     """Add a built-in agent name (the baselines register themselves here)."""
     BUILT_IN[name] = factory
+
+
+def split_agent_names(text: str) -> list[str]:
+    """A comma-separated list of agent names, where an agent's own settings may hold commas
+    too: ``"mcts:sims=64,det=2,greedy"`` is ``["mcts:sims=64,det=2", "greedy"]`` (a piece
+    ``key=value`` without a colon belongs to the name before it)."""
+    names: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if names and "=" in piece and ":" not in piece and ":" in names[-1]:
+            names[-1] += "," + piece
+        else:
+            names.append(piece)
+    return names
 
 
 def known_names() -> list[str]:
@@ -57,6 +78,11 @@ def make_agent(name: str, seed: int = 0):
     if name.startswith("ppo:"):  # a PPO checkpoint by path
         from monkey_env.agents.ppo import PPOAgent
         return PPOAgent(name[4:], seed=seed)
+    if name.startswith("mcts:"):  # the search agent with settings (agents/mcts.py: MCTSSettings)
+        from monkey_env.agents.mcts import make_mcts
+        agent = make_mcts(name[5:], seed)
+        agent.name = name   # as asked for: results tables show the name given
+        return agent
     if ":" not in name:
         raise ValueError(f"unknown agent {name!r}; known: {', '.join(known_names())}, "
                          "or an import path package.module:Class")

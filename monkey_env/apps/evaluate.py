@@ -19,9 +19,9 @@ import sys
 
 import numpy as np
 
-from monkey_env.agents.registry import make_agent
+from monkey_env.agents.registry import make_agent, split_agent_names
 from monkey_env.apps.balance.stats import mean_ci, wilson
-from monkey_env.apps.results_table import SHARED_WIN, GameResults, play_games
+from monkey_env.apps.results_table import SHARED_WIN, GameResults, TimedAgent, play_games
 from monkey_env.monkey_palace.options import GameOptions
 
 
@@ -42,6 +42,7 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
     for i, n in enumerate(names):
         if n not in agents:
             agents[n] = make_agent(n, seed + i)
+    agents = {n: TimedAgent(a) for n, a in agents.items()}   # seconds per decision, for the report
     rotations = len(names)
     batched = all(hasattr(a, "act_batch") for a in agents.values())
     game_options = GameOptions(players=players, map=str(map), seed=seed, **(options or {}))
@@ -75,6 +76,11 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
         "mean_bananas_ci95": {n: [mean[n].lo, mean[n].hi] for n in names},
         "seat_games": seats_played, "engine": "jax" if batched else "reference", "shared_win": SHARED_WIN,
         "versions": {n: getattr(agents[n], "version", None) for n in names},
+        # wall seconds per decision of each agent, batched as played, after its first call
+        # (which compiles a JAX agent; first_call_seconds gives it)
+        "seconds_per_decision": {n: agents[n].seconds_per_decision for n in names},
+        "first_call_seconds": {n: agents[n].first_call_seconds for n in names},
+        "decisions": {n: agents[n].all_decisions for n in names},
     }
 
 
@@ -87,6 +93,9 @@ def format_table(report: dict) -> str:
         mlo, mhi = report["mean_bananas_ci95"][n]
         lines.append(f"{n:<16} {report['win_rate'][n]:>9.3f}   [{lo:.3f}, {hi:.3f}]   "
                      f"{report['mean_bananas'][n]:>6.2f} [{mlo:.2f}, {mhi:.2f}]")
+    timing = ", ".join(f"{n} {t:.4f}" for n, t in report["seconds_per_decision"].items() if t is not None)
+    if timing:
+        lines.append(f"seconds per decision: {timing}")
     lines.append(f"win: {report['shared_win']}")
     return "\n".join(lines)
 
@@ -94,7 +103,7 @@ def format_table(report: dict) -> str:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from monkey_env.apps.cli import game_options, rule_options, say_compiling
 
-    names = [n.strip() for n in args.agents.split(",") if n.strip()]
+    names = split_agent_names(args.agents)
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
     options = rule_options(args)

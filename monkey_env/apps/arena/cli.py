@@ -8,6 +8,7 @@ import sys
 
 from monkey_env.apps.arena.report import build_report, plot_report, print_report
 from monkey_env.apps.arena.results import Results, ResultsError
+from monkey_env.agents.registry import split_agent_names
 
 
 def register(sub) -> None:
@@ -53,7 +54,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from monkey_env.apps.arena.runner import plan_tournament, run_tournament
 
     try:
-        plan = plan_tournament(args.agents.split(","), args.players, args.map, _options(args), args.games,
+        plan = plan_tournament(split_agent_names(args.agents), args.players, args.map, _options(args), args.games,
                                args.seed, args.engine, args.chunk)
         db = Results(args.db)
     except ResultsError as e:
