@@ -189,9 +189,7 @@ def test_the_search_plays_only_legal_actions_and_repeats_with_its_key(jg, agent)
 
 
 def test_act_and_act_batch_agree_for_the_same_key(jg):
-    from experiments.find_tactical_position import at_last_turn
-
-    game = at_last_turn(TACTICAL_SEED)
+    game = last_turn_position()
     mask = game.legal_mask()
     one = MCTSAgent(SETTINGS, seed=11)
     chosen = one.act(game, mask)
@@ -206,19 +204,53 @@ def test_act_and_act_batch_agree_for_the_same_key(jg):
 
 
 # ===================================================================== a tactical position
-# Greedy against greedy from this seed (reference engine) reaches the last turn where greedy's
-# staircase loses the game and another one wins it (experiments/find_tactical_position.py).
-TACTICAL_SEED = 0
+def last_turn_position():
+    """The game's last turn (the end is triggered, seat 1 plays last). Seat 0 leads 6 to 1 with
+    the Monkey trophy (2) and a bonus card (4). Seat 1's best staircase by greedy's one-turn
+    value is the three arches from the dark stud (5, 7): 4 credits buy the dark card of 4
+    bananas, 5 to 6, and seat 0 wins. The single arch from the gold stud (23, 20) brings only
+    3 by that value (the Monkey trophy, and 2 credits buy a 1-banana card) but takes the trophy
+    from seat 0: 4 to 4, and the Monkey's holder wins the tie."""
+    from monkey_env.monkey_palace.text_view import draw_palace
+    from scenario import begin_turn, pile, put_on_top, scenario_game
+
+    game = scenario_game("d l l l l l b1", origin=(5, 7), supply=(3, 2, 0), seat=1)
+    draw_palace(game.palace, "b1 l l g", (20, 20))
+    put_on_top(game, "multi-1", bananas=1)
+    put_on_top(game, "multi-2", bananas=0)
+    put_on_top(game, "light-4", bananas=2)
+    put_on_top(game, "light-3", bananas=1)
+    put_on_top(game, "dark-4", bananas=4)
+    for name in ("gold-3", "gold-4", "gold-5", "multi-6"):   # no gold or dear card to buy
+        game.piles[pile(name)] = []
+    game.holders["monkey"] = 0
+    game.players[0].bonus_cards = 1
+    card = game.piles[pile("light-3")].pop(0)
+    assert game.data.cards[card].bananas == 1
+    game.players[1].slots[0] = [card]
+    game.end_triggered = True
+    begin_turn(game)
+    assert game.scores() == [6, 1]
+    return game
+
+
+def finish_with_greedy(game, first_action: int):
+    import copy
+
+    game, greedy = copy.deepcopy(game), GreedyAgent()
+    game.apply(first_action)
+    while not game.game_over:
+        game.apply(greedy.act(game, game.legal_mask()))
+    return game
+
+
+DARK, GOLD = 7 * 32 + 5, 20 * 32 + 23   # the two anchors of last_turn_position
 
 
 def test_the_search_finds_the_winning_staircase_of_the_last_turn(agent):
-    from experiments.find_tactical_position import at_last_turn, finish_with_greedy, winning_anchors
-
-    game = at_last_turn(TACTICAL_SEED)
-    greedy_choice, wins = winning_anchors(game)
-    assert wins and greedy_choice not in wins           # greedy's one-turn rule misses it
-    seat = game.current
-    chosen = agent.act(game, game.legal_mask())
-    assert chosen in wins, (chosen, wins)
-    assert finish_with_greedy(game, chosen).winners() == [seat]
-    assert finish_with_greedy(game, greedy_choice).winners() != [seat]
+    game = last_turn_position()
+    greedy_choice = GreedyAgent().act(game, game.legal_mask())
+    assert greedy_choice == DARK                                  # greedy's one-turn rule misses it
+    assert finish_with_greedy(game, DARK).winners() == [0]
+    assert finish_with_greedy(game, GOLD).winners() == [1]
+    assert agent.act(game, game.legal_mask()) == GOLD
