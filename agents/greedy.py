@@ -142,6 +142,22 @@ def _batch_policy(jg):
     import jax
     import jax.numpy as jnp
 
+    scores_of = batch_scores(jg)
+
+    @jax.jit
+    def policy(states, masks):
+        scores = scores_of(states, masks)
+        return jnp.argmax(jnp.where(masks, scores, jnp.iinfo(jnp.int32).min), -1).astype(jnp.int32)
+    return policy
+
+
+@cache
+def batch_scores(jg):
+    """The greedy scores of every action for a batch, jit-compiled for one JaxGame:
+    (states, masks) -> (B, A) int32, meaningful where legal (the search agent's prior)."""
+    import jax
+    import jax.numpy as jnp
+
     from monkey_env.agents import staircase_values as sv
 
     t, st, L = jg.tables, jg.static, jg.layout
@@ -182,6 +198,7 @@ def _batch_policy(jg):
         cells = jnp.where(s.phase == Phase.ANCHOR, cells, 0)  # monkey moves score 0, below staying
         return jnp.concatenate([cells, shapes, tail.astype(jnp.int32)])
 
+    @jax.jit
     def scores(states, masks):
         live = masks.any(-1)
         cells = only_where(lambda s: sv.anchor_values(s, t, st), states,

@@ -1,7 +1,8 @@
 """Agents by name, per game: the built-in ones of Monkey Palace (``random``, ``greedy``, ``ppo`` =
 the shipped checkpoint of the JAX trainer, ``ppo-sample`` = the same sampling from its policy,
 ``ppo-sb3`` and ``ppo-sb3-sample`` = the Stable-Baselines3 checkpoint, ``ppo:PATH`` = another
-checkpoint: a ``.zip`` is an SB3 one, anything else a JAX one), those another game registers (its
+checkpoint: a ``.zip`` is an SB3 one, anything else a JAX one, ``mcts`` = the search agent,
+``mcts:sims=64,det=2,depth=0,temp=0`` = with those settings), those another game registers (its
 ``agents`` part in monkey_env.games: a dict name -> factory(seed)), or any class given by import
 path ``package.module:Class``.
 
@@ -57,6 +58,11 @@ def _ppo_sb3_sample(seed: int):
     return agent
 
 
+def _mcts(seed: int):
+    from monkey_env.agents.mcts import make_mcts
+    return make_mcts("", seed)
+
+
 def _ppo_path(path: str, seed: int):
     if path.endswith(".zip"):
         from monkey_env.agents.ppo import PPOAgent
@@ -67,7 +73,7 @@ def _ppo_path(path: str, seed: int):
 
 BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _greedy, "ppo": _ppo,
                                                 "ppo-sample": _ppo_sample, "ppo-sb3": _ppo_sb3,
-                                                "ppo-sb3-sample": _ppo_sb3_sample}
+                                                "ppo-sb3-sample": _ppo_sb3_sample, "mcts": _mcts}
 
 
 DEFAULT_GAME = "monkey_palace"
@@ -95,6 +101,21 @@ def agents_of(game: str = DEFAULT_GAME) -> dict[str, Callable[[int], object]]:
 _PER_GAME: dict[str, dict[str, Callable[[int], object]]] = {}
 
 
+def split_agent_names(text: str) -> list[str]:
+    """A comma-separated list of agent names, where an agent's own settings may hold commas
+    too: ``"mcts:sims=64,det=2,greedy"`` is ``["mcts:sims=64,det=2", "greedy"]`` (a piece
+    ``key=value`` without a colon belongs to the name before it)."""
+    names: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if names and "=" in piece and ":" not in piece and ":" in names[-1]:
+            names[-1] += "," + piece
+        else:
+            names.append(piece)
+    return names
+
+
 def known_names(game: str = DEFAULT_GAME) -> list[str]:
     return sorted(agents_of(game))
 
@@ -106,6 +127,11 @@ def make_agent(name: str, seed: int = 0, game: str = DEFAULT_GAME):
         return named[name](seed)
     if name.startswith("ppo:") and game == DEFAULT_GAME:  # a Monkey Palace PPO checkpoint by path
         return _ppo_path(name[4:], seed)
+    if name.startswith("mcts:") and game == DEFAULT_GAME:  # the search agent with settings (agents/mcts.py)
+        from monkey_env.agents.mcts import make_mcts
+        agent = make_mcts(name[5:], seed)
+        agent.name = name   # as asked for: results tables show the name given
+        return agent
     if ":" not in name:
         raise ValueError(f"unknown agent {name!r} for {game}; known: {', '.join(known_names(game))}, "
                          "or an import path package.module:Class")

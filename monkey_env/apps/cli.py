@@ -14,7 +14,7 @@ from monkey_env.monkey_palace.engine import Game, SaveFileError, _read_json
 from monkey_env.core.jax_cache import enable_compilation_cache
 from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
 from monkey_env.games import DEFAULT_GAME, game_names, game_spec
-from monkey_env.agents.registry import BUILT_IN as AGENTS, known_names, make_agent  # noqa: F401 (AGENTS: old name)
+from monkey_env.agents.registry import BUILT_IN as AGENTS, known_names, make_agent, split_agent_names  # noqa: F401 (AGENTS: old name)
 
 
 # Further subcommands, each in its own module with a register(subparsers) function.
@@ -65,7 +65,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     spec = chosen_game()
-    names = args.agents.split(",")
+    names = split_agent_names(args.agents)
     if len(names) == 1:
         names = names * args.players
     if len(names) != args.players:

@@ -19,10 +19,10 @@ import sys
 
 import numpy as np
 
-from monkey_env.agents.registry import make_agent
+from monkey_env.agents.registry import make_agent, split_agent_names
 from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.apps.balance.stats import mean_ci, wilson
-from monkey_env.apps.results_table import SHARED_WIN, GameResults, play_games
+from monkey_env.apps.results_table import SHARED_WIN, GameResults, TimedAgent, play_games
 from monkey_env.monkey_palace.options import GameOptions
 
 
@@ -55,6 +55,7 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
     for i, n in enumerate(names):
         if n not in agents:
             agents[n] = make_agent(n, seed + i, game=game)
+    agents = {n: TimedAgent(a) for n, a in agents.items()}   # seconds per decision, for the report
     rotations = len(names)
     batched = all(hasattr(a, "act_batch") for a in agents.values()) and game_spec(game).has("jax_engine")
     if game_options is None:
@@ -90,6 +91,11 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
         "seat_games": seats_played, "engine": "jax" if batched else "reference", "shared_win": SHARED_WIN,
         "versions": {n: getattr(agents[n], "version", None) for n in names},
         "game": game, "score_name": game_spec(game).score_name,
+        # wall seconds per decision of each agent, batched as played, after its first call
+        # (which compiles a JAX agent; first_call_seconds gives it)
+        "seconds_per_decision": {n: agents[n].seconds_per_decision for n in names},
+        "first_call_seconds": {n: agents[n].first_call_seconds for n in names},
+        "decisions": {n: agents[n].all_decisions for n in names},
     }
 
 
@@ -104,6 +110,9 @@ def format_table(report: dict) -> str:
         mlo, mhi = report["mean_bananas_ci95"][n]
         lines.append(f"{n:<16} {report['win_rate'][n]:>9.3f}   [{lo:.3f}, {hi:.3f}]   "
                      f"{report['mean_bananas'][n]:>6.2f} [{mlo:.2f}, {mhi:.2f}]")
+    timing = ", ".join(f"{n} {t:.4f}" for n, t in report["seconds_per_decision"].items() if t is not None)
+    if timing:
+        lines.append(f"seconds per decision: {timing}")
     if report.get("game", DEFAULT_GAME) == DEFAULT_GAME:
         lines.append(f"win: {report['shared_win']}")
     return "\n".join(lines)
@@ -112,7 +121,7 @@ def format_table(report: dict) -> str:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from monkey_env.apps.cli import chosen_game, game_options, rule_options, say_compiling
 
-    names = [n.strip() for n in args.agents.split(",") if n.strip()]
+    names = split_agent_names(args.agents)
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
     spec = chosen_game()

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from monkey_env.agents.registry import known_names, make_agent
+from monkey_env.agents.registry import known_names, make_agent, split_agent_names
 from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError, _read_json
@@ -422,7 +422,7 @@ def ask_setup(args, out, inp) -> tuple[Game, int, list[str]]:
 
 
 def _check_opponents(text: str, players: int) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
+    names = split_agent_names(text)
     if len(names) == 1:
         names = names * (players - 1)
     if len(names) != players - 1:

@@ -131,6 +131,57 @@ class GameResults:
         return pd.DataFrame(cols)
 
 
+# ------------------------------------------------------------------------------------ timing
+class TimedAgent:
+    """An agent whose decisions are timed: the same ``act`` / ``act_batch`` as the agent it wraps
+    (only those it has), counting seconds and decisions (a batch call makes one decision for
+    each game with a legal action). The first call is counted apart: it includes compiling."""
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.name = getattr(agent, "name", type(agent).__name__)
+        self.calls = 0
+        self.seconds = 0.0            # after the first call
+        self.decisions = 0            # after the first call
+        self.first_call_seconds = 0.0
+        self.all_decisions = 0        # the first call's too
+        if hasattr(agent, "act"):
+            self.act = self._act
+        if hasattr(agent, "act_batch"):
+            self.act_batch = self._act_batch
+
+    def __getattr__(self, attr):      # version and the rest, from the agent
+        if attr == "agent":
+            raise AttributeError(attr)
+        return getattr(self.agent, attr)
+
+    def _count(self, seconds: float, decisions: int) -> None:
+        self.all_decisions += decisions
+        if self.calls == 0:
+            self.first_call_seconds = seconds
+        else:
+            self.seconds += seconds
+            self.decisions += decisions
+        self.calls += 1
+
+    def _act(self, game, mask):
+        t0 = time.perf_counter()
+        action = self.agent.act(game, mask)
+        self._count(time.perf_counter() - t0, 1)
+        return action
+
+    def _act_batch(self, jax_game, states, masks, key):
+        t0 = time.perf_counter()
+        actions = np.asarray(self.agent.act_batch(jax_game, states, masks, key))   # waits for the result
+        self._count(time.perf_counter() - t0, int(np.asarray(masks).any(-1).sum()))
+        return actions
+
+    @property
+    def seconds_per_decision(self) -> float | None:
+        """Mean seconds per decision after the first call (None before a second call)."""
+        return self.seconds / self.decisions if self.decisions else None
+
+
 # ------------------------------------------------------------------------------------ playing
 def agent_names(agents: Sequence) -> list[str]:
     return [str(getattr(a, "name", None) or type(a).__name__) for a in agents]
@@ -260,4 +311,4 @@ def _play_reference(agents, options, seeds, names, data, on_game, progress) -> G
                        duration=np.asarray([d for _, _, d in rows], float), monkey_holder=monkey)
 
 
-__all__ = ["GameResults", "SHARED_WIN", "play_games", "shares_from_places", "options_hash"]
+__all__ = ["GameResults", "SHARED_WIN", "TimedAgent", "play_games", "shares_from_places", "options_hash"]

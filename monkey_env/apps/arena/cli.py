@@ -8,6 +8,7 @@ import sys
 
 from monkey_env.apps.arena.report import build_report, plot_report, print_report
 from monkey_env.apps.arena.results import Results, ResultsError
+from monkey_env.agents.registry import split_agent_names
 
 
 def register(sub) -> None:
@@ -54,7 +55,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     from monkey_env.apps.cli import chosen_game
 
     try:
-        plan = plan_tournament(args.agents.split(","), args.players, getattr(args, "map", "-"), _options(args),
+        plan = plan_tournament(split_agent_names(args.agents), args.players, getattr(args, "map", "-"), _options(args),
                                args.games, args.seed, args.engine, args.chunk, game=chosen_game().name)
         db = Results(args.db)
     except ResultsError as e:

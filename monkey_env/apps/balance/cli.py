@@ -17,6 +17,8 @@ import re
 import time
 from pathlib import Path
 
+from monkey_env.agents.registry import split_agent_names
+
 
 def _parse_maps(text: str) -> tuple[list[str], dict[str, str]]:
     numbers, files = [], {}
@@ -99,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         maps, map_files = _parse_maps(args.maps)
         if not maps:
             raise SystemExit("--maps: no map")
-        agents = tuple(filter(None, args.agents.split(",")))
+        agents = tuple(split_agent_names(args.agents))
         skill = tuple(x for x in args.skill.split(",") if x and x != "none")
         skill = tuple(dict.fromkeys(agents[:1] + agents[1:] + skill)) if (skill or len(agents) > 1) else ()
         options = tuple(x for x in args.options.split(",") if x and x != "none")

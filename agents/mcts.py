@@ -1,0 +1,470 @@
+"""The search agent: Gumbel MuZero tree search (DeepMind's ``mctx``) over the JAX engine.
+
+    agent = make_agent("mcts:sims=32,det=1")        # or MCTSAgent(MCTSSettings(sims=32), seed=0)
+    actions = agent.act_batch(jax_game, states, masks, key)   # every game of the batch searched at once
+
+**The model is the engine.** A tree node's embedding is the game's State (plus the node's
+candidate actions and the searching seat); expanding a node is one ``JaxGame.batch_step`` of
+the whole batch of searches, so the tree's transitions are the rules themselves.
+
+**A narrow tree.** The action space is 2,438 wide (1,024 anchor studs, 1,392 shapes, the small
+decisions). Each node keeps only its ``width`` best legal actions by prior (all of them at the
+small decisions: buying, slots, the monkey, the frog), so the tree's arrays are (batch, nodes,
+width) instead of (batch, nodes, 2,438); at the root Gumbel's sequential halving considers
+``considered`` of them. A padding candidate repeats the best one and is masked (its prior is
+the lowest float), so the engine never sees an illegal action.
+
+**No peeking.** The order of the cards under the pile tops is hidden. Before searching, each
+determinization redraws the hidden part of every pile: the pile's unseen cards (which cards a
+pile holds is public, their order is not) are put in a canonical order, then shuffled by the
+game's key, the top card staying on top. The result depends only on public information and
+the key, so two states that differ only in hidden order search the same tree
+(tests/test_mcts.py). With ``det`` > 1 the searches of several redraws are combined at the
+root: visits summed, completed Q-values averaged, and mctx's own final rule applied to them
+(among the most visited actions, the best Gumbel noise + prior logit + scaled Q).
+
+**Values for several decisions per turn and 2-4 players.** ``mctx`` backs up one scalar with a
+per-step ``discount``: Q(s, a) = r + discount * V(s'), each from the view of the player to move
+at its node. The utility is zero-sum, "the searching seat against the mean of the others":
+u = points(root seat) - mean(points of the other seats), counted from the root on. A node
+where the root seat moves holds u; a node where another seat moves holds -u: the other seats
+are taken to play against the searching seat together (the "paranoid" reading of a
+multi-player game; with 2 players it is the usual zero-sum negamax exactly). So an edge's
+reward is +-(change of u) by who moved, and the discount is +1 while the same side moves (the
+several decisions of one turn; one opponent's turn followed by another's) and -1 where the
+side changes; 0 at the end of the game. tests/test_mcts.py checks it on a hand-made 3-player
+tree.
+
+**Prior and value, pluggable.** ``prior_value(states) -> (logits (B, 2438) float32, value (B,)
+float32)``, jittable: the value is the predicted future zero-sum Banana Points of the seat to
+move (its points from now to the end minus the mean of the other seats'). Where a seat other
+than the searching one moves, its value v is turned into the node's -u as v / (players - 1)
+(the seats' utilities sum to zero; with 2 players that is v itself). With no network the
+agent uses :func:`greedy_prior_value`: the greedy agent's one-turn scores as the prior, and
+as value what the mover still gets this turn by greedy's estimate minus ``turn_points`` (one
+turn's expected points) for each seat still to play in the round, so that every node's value
+counts the same horizon, the end of the round.
+
+Deterministic for a given key (``act_batch``) or seed (``act``): each game's randomness comes
+from ``fold_in(key, row)``, so its search does not depend on the other games of the batch.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, fields, replace
+from functools import partial
+from typing import Callable
+
+import numpy as np
+
+from monkey_env.monkey_palace.actions import N_PILES, Phase
+
+NAME = "mcts"
+# The prior of a masked (illegal or padding) candidate: mctx's own choice for masked logits.
+MASKED_LOGIT = float(np.finfo(np.float32).min)
+
+
+@dataclass(frozen=True)
+class MCTSSettings:
+    """What ``mcts:key=value,...`` sets (the defaults fit one second per decision, batched, on a 2-core CPU)."""
+
+    sims: int = 32              # simulations per decision (per determinization)
+    det: int = 1                # determinizations: redraws of the hidden pile order, results combined
+    depth: int = 0              # maximum tree depth, 0 = no limit beyond the simulations
+    temp: float = 0.0           # 0: the search's choice; > 0: draw from its improved policy ** (1 / temp)
+    width: int = 32             # candidate actions kept per node (the best by prior)
+    considered: int = 16        # actions Gumbel's sequential halving considers at the root
+    chunk: int = 64             # games searched together (the compiled batch is chunk * det)
+    turn_points: float = 4.0    # the fallback value's estimate of one turn's Banana Points
+    capacity: int = 0           # tree nodes - 1 (0: sims); searches of up to that many simulations
+    #                             share one compiled program (the simulation count is traced)
+
+    @property
+    def nodes(self) -> int:
+        return max(self.capacity, self.sims)
+
+    @classmethod
+    def parse(cls, text: str) -> "MCTSSettings":
+        """Settings from ``"sims=64,det=2"`` (empty: the defaults); unknown keys are refused."""
+        known = {f.name: f.type for f in fields(cls)}
+        values: dict = {}
+        for item in filter(None, (p.strip() for p in text.split(","))):
+            key, sep, raw = item.partition("=")
+            key = key.strip()
+            if not sep or key not in known:
+                raise ValueError(f"mcts setting {item!r}: expected key=value with key one of {', '.join(known)}")
+            try:
+                values[key] = float(raw) if known[key] == "float" else int(raw)
+            except ValueError:
+                raise ValueError(f"mcts setting {key}={raw!r} is not a number") from None
+        settings = cls(**values)
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        if self.sims < 1 or self.det < 1 or self.width < 2 or self.considered < 1 or self.chunk < 1:
+            raise ValueError(f"mcts settings out of range: {self}")
+        if self.capacity and self.capacity < self.sims:
+            raise ValueError(f"mcts settings: capacity {self.capacity} is below sims {self.sims}")
+        if self.depth < 0 or self.temp < 0:
+            raise ValueError(f"mcts settings: depth and temp must be >= 0 ({self})")
+
+    def spec(self) -> str:
+        """The agent's name: ``mcts`` plus the settings that differ from the defaults."""
+        default = MCTSSettings()
+        changed = [f"{f.name}={getattr(self, f.name):g}" for f in fields(self)
+                   if getattr(self, f.name) != getattr(default, f.name)]
+        return NAME + (":" + ",".join(changed) if changed else "")
+
+
+# ==================================================================== the value backup
+def side(seat, root_seat):
+    """+1 where the searching seat moves, -1 where another seat does."""
+    import jax.numpy as jnp
+    return jnp.where(seat == root_seat, 1.0, -1.0)
+
+
+def root_utility(points, root_seat, players):
+    """(B,) the root seat's points minus the mean of the other seats' (points: (B, 4) per seat)."""
+    import jax.numpy as jnp
+    seats = jnp.arange(points.shape[-1])[None, :]
+    present = seats < players[:, None]
+    mine = jnp.take_along_axis(points, root_seat[:, None], axis=1)[:, 0]
+    others = jnp.sum(jnp.where(present & (seats != root_seat[:, None]), points, 0.0), -1)
+    return mine - others / (players - 1)
+
+
+def backup_terms(mover, next_mover, rewards, terminated, mover_value, root_seat, players):
+    """What mctx needs for one edge: (reward, discount, node value), all (B,) float32.
+
+    mover: seat that acted; next_mover: seat to move at the new node; rewards: (B, 4) each
+    seat's points gained on the edge; mover_value: the new node's value from its mover's view
+    (future zero-sum points, as prior_value gives)."""
+    import jax.numpy as jnp
+    s_from, s_to = side(mover, root_seat), side(next_mover, root_seat)
+    reward = s_from * root_utility(rewards, root_seat, players)
+    discount = jnp.where(terminated, 0.0, s_from * s_to)
+    # Another seat's own utility v stands for the node's -u as v / (players - 1).
+    value = jnp.where(next_mover == root_seat, mover_value, mover_value / (players - 1))
+    return reward.astype(jnp.float32), discount.astype(jnp.float32), jnp.where(terminated, 0.0, value).astype(jnp.float32)
+
+
+# ==================================================================== the fallback prior and value
+def greedy_prior_value(jax_game, turn_points: float = MCTSSettings.turn_points):
+    """A prior and value with no network: greedy's one-turn scores (agents/greedy.py).
+
+    logits: a staircase's value in Banana Points (anchor and shape decisions), a card's points
+    (buying, from greedy's buying order), greedy's small preferences elsewhere. value: the
+    points the mover still gets this turn by greedy's estimate (the best staircase's value, or
+    the cards the credits left still buy, and the bonus card and trophies still to come),
+    minus ``turn_points`` for each seat still to play in this round (averaged over the other
+    seats). Every seat plays as many turns (the game ends with a round), so after this round
+    the seats' turns cancel: each node's value counts the same horizon, the end of the round,
+    whichever seat moves there."""
+    import jax
+    import jax.numpy as jnp
+
+    from monkey_env.agents.greedy import batch_scores
+    from monkey_env.agents.staircase_values import POINT, buy_preference
+    from monkey_env.monkey_palace.geometry import Colour
+    from monkey_env.monkey_palace.jaxgame.rules import BUTTERFLY, MONKEY, OPT_BUTTERFLY, OPT_BUTTERFLY_OVERALL
+
+    jg = jax_game
+    scores_of = batch_scores(jg)
+    t, st, rules = jg.tables, jg.static, jg.rules
+
+    def rest_of_turn(s, best_staircase):
+        """The mover's points still to come this turn (greedy's estimate)."""
+        phase = s.phase
+        # cards the credits left still buy, greedy's order, one per pile (rules.buyable's test)
+        top = s.pile_cards[jnp.arange(N_PILES), jnp.maximum(s.pile_len - 1, 0)]
+        cost, bananas = t.card_cost[top], t.card_bananas[top]
+        open_ = rules.buyable(s._replace(credits=jnp.int32(1 << 20)))
+        pref = buy_preference(bananas, cost)
+
+        def buy_one(_, c):
+            credits, open_, total = c
+            can = open_ & (cost <= credits)
+            pick = jnp.argmax(jnp.where(can, pref, -(1 << 20)))
+            got = can.any()
+            return (credits - jnp.where(got, cost[pick], 0), open_ & ~(got & (jnp.arange(N_PILES) == pick)),
+                    total + jnp.where(got, bananas[pick], 0))
+
+        cards = jax.lax.fori_loop(0, N_PILES, buy_one, (s.credits, open_, jnp.int32(0)))[2]
+        others = s.players - 1
+
+        def trophy(kind):   # taken from another seat it also costs that seat its points
+            held = s.holders[kind]
+            return jnp.where(held == s.current, 0.0,
+                             t.trophy_points[kind] * jnp.where(held >= 0, 1.0 + 1.0 / others, 1.0))
+
+        built = (phase == Phase.BUY) | (phase == Phase.INSTANT) | (phase == Phase.SLOT)
+        bonus = built & (s.max_stack >= st.bonus_min_stack) & (s.bonus_left > 0)
+        monkey = built & (s.colour == Colour.GOLD)
+        wins = jnp.where(s.options[OPT_BUTTERFLY_OVERALL], s.highest_overall, s.highest_of_colour)
+        butterfly = (built | (phase == Phase.MONKEY)) & s.options[OPT_BUTTERFLY] & wins
+        pending = (bonus * st.bonus_points + monkey * trophy(MONKEY) + butterfly * trophy(BUTTERFLY))
+        at_staircase = (phase == Phase.ANCHOR) | (phase == Phase.SHAPE)
+        return jnp.where(at_staircase, best_staircase, jnp.where(phase == Phase.BUY, cards, 0) + pending)
+
+    def prior_value(states):
+        masks = jg.batch_legal_mask(states)
+        scores = scores_of(states, masks)
+        phase = states.phase[:, None]
+        staircase = (phase == Phase.ANCHOR) | (phase == Phase.SHAPE)
+        scale = jnp.where(staircase, 1.0 / POINT, jnp.where(phase == Phase.BUY, 1.0 / 16, 1.0))
+        logits = scores.astype(jnp.float32) * scale
+        best = jnp.max(jnp.where(masks, scores, 0), -1) // POINT
+        to_play = (states.players - 1 - states.current) / (states.players - 1)   # later seats of the round
+        value = jax.vmap(rest_of_turn)(states, best.astype(jnp.float32)) - turn_points * to_play
+        value = jnp.where(masks.any(-1), value, 0.0)
+        return logits, value.astype(jnp.float32)
+
+    return prior_value
+
+
+# ==================================================================== hidden information
+def redraw_hidden_piles(state, key):
+    """One game's state with the cards under each pile top in a random order drawn from ``key``
+    (a function of the pile's unseen cards and the key only, never of their true order)."""
+    import jax
+    import jax.numpy as jnp
+
+    cards, length = state.pile_cards, state.pile_len                      # (12, P), (12,)
+    pos = jnp.arange(cards.shape[1])[None, :]
+    hidden = pos < (length[:, None] - 1)
+    canonical = jnp.take_along_axis(cards, jnp.argsort(jnp.where(hidden, cards, 1 << 30), axis=1, stable=True), 1)
+    noise = jnp.where(hidden, jax.random.uniform(key, cards.shape), 2.0 + pos)
+    return state._replace(pile_cards=jnp.take_along_axis(canonical, jnp.argsort(noise, axis=1), 1))
+
+
+# ==================================================================== the search
+def _node(state, candidates, root_seat):
+    """A tree node's embedding: the game state, the node's candidate actions (B, width) int32
+    and the searching seat (B,) int32."""
+    return {"state": state, "candidates": candidates, "root_seat": root_seat}
+
+
+def score_considered(visits, gumbel, logits, q, target=None):
+    """mctx's seq_halving.score_considered: among the actions visited ``target`` times (default:
+    the most visited), the best Gumbel noise + prior logit + scaled completed Q; with the most
+    visited, Gumbel MuZero's final choice."""
+    import jax.numpy as jnp
+    logits = logits - jnp.max(logits, axis=-1, keepdims=True)
+    target = visits.max(-1, keepdims=True) if target is None else target
+    penalty = jnp.where(visits == target, 0.0, -jnp.inf)
+    return jnp.maximum(-1e9, gumbel + logits + q) + penalty
+
+
+def visit_table(considered: int, sims: int, nodes: int) -> np.ndarray:
+    """(considered + 1, nodes) int32: sequential halving's visits of each considered action
+    before each simulation (mctx's table for ``sims`` simulations), padded to ``nodes``."""
+    from mctx._src.seq_halving import get_table_of_considered_visits
+
+    table = np.zeros((considered + 1, nodes), np.int32)
+    table[:, :sims] = np.asarray(get_table_of_considered_visits(considered, sims), np.int32).reshape(considered + 1, sims)
+    return table
+
+
+def build_search(jax_game, settings: MCTSSettings, prior_value: Callable):
+    """The jit-compiled search of a chunk of games: (states, masks, keys, root logits, root
+    value) -> (actions (C,) int32, root visit counts (C, width), candidates (C, width)). The
+    root's prior and value (``prior_value(states)``, public information only, shared by the
+    redraws) come in computed by their own program: it compiles once for every setting, and the
+    search program, already the slowest to compile, does not hold a second copy of it."""
+    import jax
+    import jax.numpy as jnp
+    import mctx
+
+    jg, K, D = jax_game, settings.width, settings.det
+
+    def candidates_of(logits, masks):
+        masked = jnp.where(masks, logits, -jnp.inf)
+        top, cand = jax.lax.top_k(masked, K)
+        valid = jnp.isfinite(top) & jnp.take_along_axis(masks, cand, 1)
+        cand = jnp.where(valid, cand, cand[:, :1]).astype(jnp.int32)
+        return cand, jnp.where(valid, top, MASKED_LOGIT), valid
+
+    def recurrent_fn(params, rng_key, action, node):
+        del params, rng_key   # the engine is the model, and it draws nothing
+        before = node["state"]
+        real = jnp.take_along_axis(node["candidates"], action[:, None], 1)[:, 0]
+        after = jg.batch_step(before, real)
+        logits, value = prior_value(after)
+        masks = jg.batch_legal_mask(after)
+        cand, prior, _ = candidates_of(logits, masks)
+        reward, discount, value = backup_terms(before.current, after.current, after.rewards, after.terminated,
+                                               value, node["root_seat"], after.players)
+        out = mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=prior, value=value)
+        return out, _node(after, cand, node["root_seat"])
+
+    qtransform = mctx.qtransform_completed_by_mix_value
+    nodes = settings.nodes
+
+    def search(states, masks, keys, logits, value, sims, table):
+        """sims: () int32 simulations to run (<= settings.nodes); table: (considered + 1, nodes)
+        int32 sequential halving's visit schedule for that count (visit_table)."""
+        C = masks.shape[0]
+
+        def root_selection(rng_key, tree, node_index):
+            """mctx.gumbel_muzero_root_action_selection with the schedule of a traced count."""
+            del rng_key
+            visits = tree.children_visits[node_index]
+            q = qtransform(tree, node_index)
+            invalid = tree.root_invalid_actions.astype(bool)
+            considered = jnp.minimum(settings.considered, jnp.sum(~invalid, -1))
+            target = table[considered, jnp.minimum(jnp.sum(visits, -1), nodes - 1)]
+            to_argmax = score_considered(visits, tree.extra_data.root_gumbel, tree.children_prior_logits[node_index],
+                                         q, target)
+            return jnp.argmax(jnp.where(invalid, -jnp.inf, to_argmax)).astype(jnp.int32)
+
+        cand, prior, valid = candidates_of(logits, masks)
+        rep = lambda x: jnp.repeat(x, D, axis=0)  # noqa: E731  rows (game, redraw), game-major
+        det_keys = jax.vmap(lambda k: jax.random.split(jax.random.fold_in(k, 1), D))(keys).reshape(C * D, -1)
+        roots = jax.vmap(redraw_hidden_piles)(jax.tree_util.tree_map(rep, states), det_keys)
+        gumbel = jax.vmap(lambda k: jax.random.gumbel(jax.random.fold_in(k, 2), (K,)))(keys)
+        root = mctx.RootFnOutput(prior_logits=rep(prior), value=rep(value),
+                                 embedding=_node(roots, rep(cand), rep(states.current)))
+        invalid = rep(~valid)
+        tree = mctx.search(
+            params=(), rng_key=jax.random.PRNGKey(0), root=root, recurrent_fn=recurrent_fn,
+            root_action_selection_fn=root_selection,
+            interior_action_selection_fn=partial(mctx.gumbel_muzero_interior_action_selection,
+                                                 qtransform=qtransform),
+            num_simulations=nodes, max_depth=settings.depth or None, invalid_actions=invalid,
+            extra_data=mctx.GumbelMuZeroExtraData(root_gumbel=rep(gumbel)),
+            loop_fn=lambda lo, hi, body, init: jax.lax.fori_loop(lo, sims, body, init))
+        visits = tree.summary().visit_counts.reshape(C, D, K).sum(1)
+        q = jax.vmap(qtransform, in_axes=[0, None])(tree, tree.ROOT_INDEX).reshape(C, D, K).mean(1)
+        # mctx's final rule on the combined searches (with one redraw, exactly gumbel_muzero_policy's)
+        score = score_considered(visits, gumbel, prior, q)
+        if settings.temp > 0:
+            # the improved policy softmax(prior + q), sharpened by 1 / temp
+            logits = jnp.where(valid, prior + q, -jnp.inf) / settings.temp
+            choice = jax.vmap(lambda k, lg: jax.random.categorical(jax.random.fold_in(k, 3), lg))(keys, logits)
+        else:
+            choice = jnp.argmax(jnp.where(valid, score, -jnp.inf), -1)
+        action = jnp.take_along_axis(cand, choice[:, None], 1)[:, 0]
+        return action.astype(jnp.int32), visits, cand
+
+    return jax.jit(search)
+
+
+class MCTSAgent:
+    """Gumbel MCTS over the JAX engine, behind both agent interfaces (agents/base.py)."""
+
+    def __init__(self, settings: MCTSSettings | None = None, seed: int = 0, prior_value: Callable | None = None,
+                 name: str | None = None):
+        """prior_value: a jittable ``states -> (logits, value)`` (see the module docstring);
+        None: greedy's (greedy_prior_value)."""
+        self.settings = settings or MCTSSettings()
+        self.settings.check()
+        self.name = name or self.settings.spec()
+        self.seed = seed
+        self.version = self.settings.spec()
+        self._prior_value = prior_value
+        self._searches: dict = {}
+        st = self.settings
+        self._table = visit_table(st.considered, st.sims, st.nodes)
+        self._acts = 0
+        self.seconds = 0.0       # time spent searching, and the decisions it made
+        self.decisions = 0
+
+    def search_for(self, jax_game, chunk: int):
+        """The compiled search of `chunk` games for this engine (one per engine and size)."""
+        import jax
+
+        key = (id(jax_game), chunk)
+        if key not in self._searches:
+            pv = self._prior_value or greedy_prior_value(jax_game, self.settings.turn_points)
+            self._searches[key] = (jax_game, jax.jit(pv), build_search(jax_game, self.settings, pv))
+        return self._searches[key][1:]
+
+    def act_batch(self, jax_game, states, masks, key):
+        import jax
+        import jax.numpy as jnp
+
+        t0 = time.perf_counter()
+        masks = np.asarray(masks, bool)
+        batch = masks.shape[0]
+        actions = np.zeros(batch, np.int32)
+        live = np.flatnonzero(masks.any(1))
+        if len(live) == 0:
+            return actions
+        chunk = 1 if batch == 1 else self.settings.chunk
+        prior_value, search = self.search_for(jax_game, chunk)
+        key = jax.random.PRNGKey(self.seed) if key is None else key
+        keys = _row_keys(key, batch)
+        for start in range(0, len(live), chunk):
+            rows = live[start:start + chunk]
+            padded = np.concatenate([rows, np.full(chunk - len(rows), rows[-1])])
+            idx = jnp.asarray(padded)
+            sub = _take(states, idx)
+            chosen, _, _ = search(sub, jnp.asarray(masks[padded]), keys[idx], *prior_value(sub),
+                                  jnp.int32(self.settings.sims), self._table)
+            actions[rows] = np.asarray(chosen)[:len(rows)]
+        self.seconds += time.perf_counter() - t0
+        self.decisions += len(live)
+        return actions
+
+    def act(self, game, mask: np.ndarray) -> int:
+        """One decision of a reference game: its public state on the JAX engine, searched with
+        the key ``fold_in(PRNGKey(seed), n)`` for the agent's n-th decision."""
+        import jax
+
+        from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+        from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
+
+        if not np.asarray(mask).any():
+            raise ValueError("no legal action to choose from")
+        jg = jax_game_for(game.options)
+        state = jax.tree_util.tree_map(lambda x: x[None], jax_state_from_game(jg, game))
+        key = self.key_for_act(self._acts)
+        self._acts += 1
+        return int(self.act_batch(jg, state, np.asarray(mask)[None], key)[0])
+
+    def key_for_act(self, n: int):
+        """The key of the agent's n-th ``act`` (from its seed)."""
+        import jax
+        return jax.random.fold_in(jax.random.PRNGKey(self.seed), n)
+
+
+def _row_keys(key, batch: int):
+    import jax.numpy as jnp
+    return _fold_rows(key, jnp.arange(batch))
+
+
+def _fold_rows_impl(key, rows):
+    import jax
+    return jax.vmap(lambda r: jax.random.fold_in(key, r))(rows)
+
+
+def _take_impl(states, idx):
+    import jax
+    return jax.tree_util.tree_map(lambda x: x[idx], states)
+
+
+def _lazy_jit(fn):
+    compiled = []
+
+    def call(*args):
+        if not compiled:
+            import jax
+            compiled.append(jax.jit(fn))
+        return compiled[0](*args)
+    return call
+
+
+_fold_rows = _lazy_jit(_fold_rows_impl)
+_take = _lazy_jit(_take_impl)
+
+
+def make_mcts(spec: str = "", seed: int = 0) -> MCTSAgent:
+    """The agent of ``mcts`` or ``mcts:sims=64,...`` (the part after the colon)."""
+    return MCTSAgent(MCTSSettings.parse(spec), seed=seed)
+
+
+def with_settings(agent: MCTSAgent, **changes) -> MCTSAgent:
+    """The same agent (seed, prior) with other settings."""
+    return MCTSAgent(replace(agent.settings, **changes), seed=agent.seed, prior_value=agent._prior_value)

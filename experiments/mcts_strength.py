@@ -1,0 +1,107 @@
+"""The search agent against greedy: win rate and seconds per decision against simulations.
+
+    nice -n 10 python -m experiments.mcts_strength --sims 8,16,32,64,128,256 --games 64 \\
+        --out docs/mcts_vs_greedy.csv --png docs/images/mcts_vs_greedy.png
+
+Each point is ``monkey-palace evaluate --agents mcts:sims=N,greedy --players 2 --map 1`` (seats
+alternated on the same deals, JAX engine, batches of ``--batch`` games): the search's win rate
+with its Wilson 95% interval, and its wall seconds per decision, batched as played, after the
+first call (which compiles). ``--games`` may give one count per point (``256,128,...``). Rows
+are appended to the CSV as they finish, so a long run can be stopped; ``--plot-only`` draws
+the PNG from the CSV.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import time
+from pathlib import Path
+
+FIELDS = ("sims", "games", "win_rate", "ci_lo", "ci_hi", "mean_bananas", "greedy_bananas", "seconds_per_decision",
+          "first_call_seconds", "wall_seconds", "extra")
+
+
+def measure(sims: int, games: int, batch: int, seed: int, extra: str) -> dict:
+    from monkey_env.apps.evaluate import evaluate
+
+    name = f"mcts:sims={sims}" + (f",{extra}" if extra else "")
+    t0 = time.perf_counter()
+    r = evaluate([name, "greedy"], players=2, map=1, games=games, seed=seed, batch=batch, progress=False)
+    return {"sims": sims, "games": games, "win_rate": r["win_rate"][name], "ci_lo": r["ci95"][name][0],
+            "ci_hi": r["ci95"][name][1], "mean_bananas": r["mean_bananas"][name],
+            "greedy_bananas": r["mean_bananas"]["greedy"], "seconds_per_decision": r["seconds_per_decision"][name],
+            "first_call_seconds": r["first_call_seconds"][name], "wall_seconds": time.perf_counter() - t0,
+            "extra": extra}
+
+
+def plot(rows: list[dict], png: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = sorted(rows, key=lambda r: int(r["sims"]))
+    sims = [int(r["sims"]) for r in rows]
+    win = [float(r["win_rate"]) for r in rows]
+    lo = [float(r["win_rate"]) - float(r["ci_lo"]) for r in rows]
+    hi = [float(r["ci_hi"]) - float(r["win_rate"]) for r in rows]
+    spd = [float(r["seconds_per_decision"]) for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ax.errorbar(sims, win, yerr=[lo, hi], marker="o", capsize=3, color="tab:blue", label="mcts win rate vs greedy")
+    ax.axhline(0.75, color="tab:blue", ls=":", lw=1, label="goal 75%")
+    ax.axhline(0.5, color="grey", ls="--", lw=0.8)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sims, [str(s) for s in sims])
+    ax.set_xlabel("simulations per decision")
+    ax.set_ylabel("win rate against greedy (95% CI)")
+    ax.set_ylim(0, 1)
+    for s, w, r in zip(sims, win, rows):
+        ax.annotate(f"{int(r['games'])} g", (s, w), textcoords="offset points", xytext=(6, -12), fontsize=7)
+    ax2 = ax.twinx()
+    ax2.plot(sims, spd, marker="s", color="tab:red", label="seconds per decision")
+    ax2.set_yscale("log")
+    ax2.set_ylabel("seconds per decision (batched, 2-core CPU)", color="tab:red")
+    h1, l1 = ax.get_legend_handles_labels()
+    h2, l2 = ax2.get_legend_handles_labels()
+    ax.legend(h1 + h2, l1 + l2, loc="lower right", fontsize=8)
+    ax.set_title("Gumbel MCTS (greedy prior and value) against greedy, 2 players, map 1")
+    fig.tight_layout()
+    png.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(png, dpi=120)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sims", default="8,16,32,64,128,256")
+    p.add_argument("--games", default="64", help="games per point, one count or one per point")
+    p.add_argument("--batch", type=int, default=128)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--extra", default="", help="more mcts settings, e.g. det=2")
+    p.add_argument("--out", type=Path, default=Path("docs/mcts_vs_greedy.csv"))
+    p.add_argument("--png", type=Path, default=Path("docs/images/mcts_vs_greedy.png"))
+    p.add_argument("--plot-only", action="store_true")
+    args = p.parse_args(argv)
+    if not args.plot_only:
+        sims = [int(s) for s in args.sims.split(",")]
+        games = [int(g) for g in args.games.split(",")]
+        games = games * len(sims) if len(games) == 1 else games
+        new = not args.out.exists()
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        for s, g in zip(sims, games):
+            row = measure(s, g, args.batch, args.seed, args.extra)
+            print(row, flush=True)
+            with args.out.open("a", newline="") as f:
+                w = csv.DictWriter(f, FIELDS)
+                if new:
+                    w.writeheader()
+                    new = False
+                w.writerow(row)
+    with args.out.open() as f:
+        rows = list(csv.DictReader(f))
+    if rows:
+        plot(rows, args.png)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,256 @@
+"""The search agent (agents/mcts.py): the value backup on a hand-made 3-player tree, no peeking
+at the hidden pile order, legal actions only, act and act_batch alike, and a last-turn position
+where the search finds the winning staircase that greedy's one-turn rule misses.
+
+One compiled search serves every engine test (the module's AGENT: few simulations, one game
+at a time); the tree test runs mctx on a toy model and compiles in seconds."""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import mctx
+import numpy as np
+import pytest
+
+from monkey_env.agents.greedy import GreedyAgent
+from monkey_env.agents.mcts import (
+    MASKED_LOGIT, MCTSAgent, MCTSSettings, backup_terms, redraw_hidden_piles, root_utility,
+)
+from monkey_env.agents.random_agent import RandomAgent
+from monkey_env.agents.registry import make_agent, split_agent_names
+from monkey_env.apps.batch_play import game_keys, play_batch
+from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
+from monkey_env.monkey_palace.options import GameOptions
+
+SETTINGS = MCTSSettings(sims=16, det=2, chunk=1)
+
+
+@pytest.fixture(scope="module")
+def jg():
+    return jax_game_for(GameOptions(players=2, map=1))
+
+
+@pytest.fixture(scope="module")
+def agent():
+    return MCTSAgent(SETTINGS, seed=3)
+
+
+def batch_of(state):
+    return jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None], state)
+
+
+# ===================================================================== the value backup
+# A hand-made tree of 3 players, seat 0 searching. Each row: node, seat to move, and per
+# action (child, each seat's points on the edge); a child of None is not an action; -1 ends.
+#
+#   n0 seat 0 ─a0→ n1 seat 0 (same turn) ──→ n3 seat 1 ─a0→ end: seat 1 +6   (u = 3 - 3 = 0)
+#      │           edge +0                   edge seat 0 +3 ─a1→ end: seat 2 +2   (u = 3 - 1 = 2)
+#      └─a1→ n2 seat 1 ──→ n4 seat 2 ─a0→ end: seat 0 +4   (u = -1 + 4 = 3)
+#                 edge seat 1 +2     ─a1→ end: seat 2 +4   (u = -1 - 2 = -3)
+#
+# u = seat 0's points minus the mean of the others'. The others play against seat 0 (the
+# paranoid reading): at n3 seat 1 takes a0 (u 0), at n4 seat 2 takes a1 (u -3), so seat 0
+# takes a0 at the root.
+TREE = {  # node: (seat, [(child, points of seats 0..3) per action])
+    0: (0, [(1, (0, 0, 0, 0)), (2, (0, 0, 0, 0))]),
+    1: (0, [(3, (3, 0, 0, 0)), None]),
+    2: (1, [(4, (0, 2, 0, 0)), None]),
+    3: (1, [(-1, (0, 6, 0, 0)), (-1, (0, 0, 2, 0))]),
+    4: (2, [(-1, (4, 0, 0, 0)), (-1, (0, 0, 4, 0))]),
+}
+END = 5  # the node id of a finished game
+
+
+def toy_model():
+    n = END + 1
+    child = np.full((n, 2), END, np.int32)
+    legal = np.zeros((n, 2), bool)
+    points = np.zeros((n, 2, 4), np.float32)
+    seat = np.zeros(n, np.int32)
+    for node, (s, actions) in TREE.items():
+        seat[node] = s
+        for a, edge in enumerate(actions):
+            if edge is not None:
+                legal[node, a] = True
+                child[node, a] = END if edge[0] < 0 else edge[0]
+                points[node, a] = edge[1]
+    seat[END] = 0
+    return jnp.asarray(child), jnp.asarray(legal), jnp.asarray(points), jnp.asarray(seat)
+
+
+def test_the_backup_on_a_hand_made_three_player_tree():
+    child, legal, points, seat = toy_model()
+    players = jnp.asarray([3])
+    root_seat = jnp.asarray([0])
+
+    def recurrent_fn(params, key, action, node):
+        nxt = child[node, action]
+        reward, discount, value = backup_terms(seat[node], seat[nxt], points[node, action], nxt == END,
+                                               jnp.zeros(1), root_seat, players)
+        logits = jnp.where(legal[nxt], 0.0, MASKED_LOGIT)
+        return mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=logits, value=value), nxt
+
+    root = mctx.RootFnOutput(prior_logits=jnp.zeros((1, 2)), value=jnp.zeros(1), embedding=jnp.zeros(1, jnp.int32))
+    out = mctx.gumbel_muzero_policy((), jax.random.PRNGKey(0), root, recurrent_fn, num_simulations=64,
+                                    invalid_actions=~legal[:1])
+    tree = out.search_tree
+    ids = np.asarray(tree.embeddings[0])
+    visited = np.asarray(tree.node_visits[0]) > 0
+    where = {int(ids[i]): i for i in range(len(ids)) if visited[i]}
+    q = lambda node: np.asarray(tree.qvalues(jnp.asarray([where[node]]))[0])  # noqa: E731  (its mover's view)
+
+    visits = lambda node: np.asarray(tree.children_visits[0, where[node]])  # noqa: E731
+    # Edges into the end are exact: a node's Q is its mover's side of u (+u for seat 0, -u else).
+    for node, expected in ((3, [3.0, 1.0]),     # seat 1: -u of "seat 1 +6" and of "seat 2 +2"
+                           (4, [-4.0, 2.0])):   # seat 2: -u of "seat 0 +4" and of "seat 2 +4"
+        seen = visits(node) > 0
+        assert seen.any()
+        np.testing.assert_allclose(q(node)[seen], np.asarray(expected)[seen])
+    # The other seats choose against seat 0; seat 0 chooses a0.
+    assert visits(3)[0] > visits(3)[1] and visits(4)[1] > visits(4)[0]
+    assert int(out.action[0]) == 0
+    # The discounts: +1 within seat 0's turn, -1 where the side changes, +1 from seat 1 to seat 2.
+    disc = np.asarray(tree.children_discounts[0])
+    assert disc[where[0], 0] == 1.0 and disc[where[1], 0] == -1.0 and disc[where[2], 0] == 1.0
+    # The root's Q values tend to the paranoid values 0 (a0) and -3 (a1).
+    root_q = q(0)
+    assert root_q[0] > root_q[1] and root_q[1] < -1.5
+
+
+def test_the_backup_terms_in_a_two_player_game():
+    """With two players the node values are each mover's own zero-sum points: the sign changes
+    exactly where the player to move changes, never between two decisions of one turn."""
+    rewards = jnp.asarray([[2.0, 0, 0, 0], [0, 5.0, 0, 0], [1.0, 0, 0, 0]])
+    mover, nxt = jnp.asarray([0, 1, 0]), jnp.asarray([0, 0, 1])
+    reward, discount, value = backup_terms(mover, nxt, rewards, jnp.asarray([False, False, True]),
+                                           jnp.asarray([1.5, -2.0, 9.0]), jnp.zeros(3, jnp.int32), jnp.full(3, 2))
+    np.testing.assert_allclose(reward, [2.0, 5.0, 1.0])        # each mover's own gain minus the other's
+    np.testing.assert_allclose(discount, [1.0, -1.0, 0.0])
+    np.testing.assert_allclose(value, [1.5, -2.0, 0.0])
+    np.testing.assert_allclose(root_utility(jnp.asarray([[3.0, 1, 2, 9]]), jnp.asarray([0]), jnp.asarray([3])), [1.5])
+
+
+# ===================================================================== settings and names
+def test_settings_on_the_agent_name():
+    a = make_agent("mcts:sims=64,det=2,depth=8,temp=0", seed=1)
+    assert (a.settings.sims, a.settings.det, a.settings.depth, a.settings.temp) == (64, 2, 8, 0.0)
+    assert a.name == "mcts:sims=64,det=2,depth=8,temp=0"
+    assert make_agent("mcts").settings == MCTSSettings()
+    assert split_agent_names("mcts:sims=64,det=2,greedy") == ["mcts:sims=64,det=2", "greedy"]
+    for bad in ("mcts:sims", "mcts:speed=3", "mcts:sims=0", "mcts:sims=fast"):
+        with pytest.raises(ValueError):
+            make_agent(bad)
+
+
+# ===================================================================== hidden information
+def test_the_redraw_keeps_the_tops_and_the_cards_and_ignores_the_hidden_order(jg):
+    state = jax.tree_util.tree_map(lambda x: x[0], jg.batch_init(game_keys(np.arange(1)), jg.default_params))
+    shuffled = hide_differently(state)
+    assert not np.array_equal(np.asarray(state.pile_cards), np.asarray(shuffled.pile_cards))
+    key = jax.random.PRNGKey(4)
+    a, b = redraw_hidden_piles(state, key), redraw_hidden_piles(shuffled, key)
+    np.testing.assert_array_equal(np.asarray(a.pile_cards), np.asarray(b.pile_cards))
+    cards, new, length = np.asarray(state.pile_cards), np.asarray(a.pile_cards), np.asarray(state.pile_len)
+    for p in range(len(length)):
+        n = length[p]
+        assert new[p, n - 1] == cards[p, n - 1]                                    # the top stays
+        assert sorted(new[p, :n]) == sorted(cards[p, :n])                          # the same cards
+    assert not np.array_equal(new, np.asarray(redraw_hidden_piles(state, jax.random.PRNGKey(5)).pile_cards))
+
+
+def hide_differently(state):
+    """The same game with the cards under every pile top in reverse order."""
+    cards, length = np.asarray(state.pile_cards).copy(), np.asarray(state.pile_len)
+    for p, n in enumerate(length):
+        cards[p, :n - 1] = cards[p, :n - 1][::-1]
+    return state._replace(pile_cards=jnp.asarray(cards))
+
+
+def test_states_differing_only_in_hidden_order_get_the_same_action(jg, agent):
+    states = jg.batch_init(game_keys(np.arange(2)), jg.default_params)
+    masks = np.asarray(jg.batch_legal_mask(states))
+    for key in (jax.random.PRNGKey(0), jax.random.PRNGKey(1)):
+        a = agent.act_batch(jg, states, masks, key)
+        hidden = jax.tree_util.tree_map(lambda x: x, states)
+        hidden = hidden._replace(pile_cards=jnp.stack([hide_differently(jax.tree_util.tree_map(lambda x: x[i], states)).pile_cards
+                                                       for i in range(2)]))
+        np.testing.assert_array_equal(a, agent.act_batch(jg, hidden, masks, key))
+
+
+# ===================================================================== legality, determinism, act
+def test_the_search_plays_only_legal_actions_and_repeats_with_its_key(jg, agent):
+    r = play_batch(jg, [agent, RandomAgent(0)], players=2, map=1, seeds=np.arange(2), agent_key=7)
+    assert not r.illegal.any() and (r.end_kind >= 0).all()
+    again = play_batch(jg, [agent, RandomAgent(0)], players=2, map=1, seeds=np.arange(2), agent_key=7)
+    np.testing.assert_array_equal(r.scores, again.scores)
+    assert agent.decisions > 0
+
+
+def test_act_and_act_batch_agree_for_the_same_key(jg):
+    game = last_turn_position()
+    mask = game.legal_mask()
+    one = MCTSAgent(SETTINGS, seed=11)
+    chosen = one.act(game, mask)
+    assert mask[chosen]
+    # The same game in a batch beside another one: its row 0 gets the key the act got.
+    state = jax_state_from_game(jg, game)
+    other = jax.tree_util.tree_map(lambda x: x[0], jg.batch_init(game_keys(np.arange(1)), jg.default_params))
+    states = jax.tree_util.tree_map(lambda a, b: jnp.stack([a, b]), state, other)
+    masks = np.stack([mask, np.asarray(jg.legal_action_mask(other))])
+    batch_agent = MCTSAgent(SETTINGS, seed=11)
+    assert batch_agent.act_batch(jg, states, masks, one.key_for_act(0))[0] == chosen
+
+
+# ===================================================================== a tactical position
+def last_turn_position():
+    """The game's last turn (the end is triggered, seat 1 plays last). Seat 0 leads 6 to 1 with
+    the Monkey trophy (2) and a bonus card (4). Seat 1's best staircase by greedy's one-turn
+    value is the three arches from the dark stud (5, 7): 4 credits buy the dark card of 4
+    bananas, 5 to 6, and seat 0 wins. The single arch from the gold stud (23, 20) brings only
+    3 by that value (the Monkey trophy, and 2 credits buy a 1-banana card) but takes the trophy
+    from seat 0: 4 to 4, and the Monkey's holder wins the tie."""
+    from monkey_env.monkey_palace.text_view import draw_palace
+    from scenario import begin_turn, pile, put_on_top, scenario_game
+
+    game = scenario_game("d l l l l l b1", origin=(5, 7), supply=(3, 2, 0), seat=1)
+    draw_palace(game.palace, "b1 l l g", (20, 20))
+    put_on_top(game, "multi-1", bananas=1)
+    put_on_top(game, "multi-2", bananas=0)
+    put_on_top(game, "light-4", bananas=2)
+    put_on_top(game, "light-3", bananas=1)
+    put_on_top(game, "dark-4", bananas=4)
+    for name in ("gold-3", "gold-4", "gold-5", "multi-6"):   # no gold or dear card to buy
+        game.piles[pile(name)] = []
+    game.holders["monkey"] = 0
+    game.players[0].bonus_cards = 1
+    card = game.piles[pile("light-3")].pop(0)
+    assert game.data.cards[card].bananas == 1
+    game.players[1].slots[0] = [card]
+    game.end_triggered = True
+    begin_turn(game)
+    assert game.scores() == [6, 1]
+    return game
+
+
+def finish_with_greedy(game, first_action: int):
+    import copy
+
+    game, greedy = copy.deepcopy(game), GreedyAgent()
+    game.apply(first_action)
+    while not game.game_over:
+        game.apply(greedy.act(game, game.legal_mask()))
+    return game
+
+
+DARK, GOLD = 7 * 32 + 5, 20 * 32 + 23   # the two anchors of last_turn_position
+
+
+def test_the_search_finds_the_winning_staircase_of_the_last_turn(agent):
+    game = last_turn_position()
+    greedy_choice = GreedyAgent().act(game, game.legal_mask())
+    assert greedy_choice == DARK                                  # greedy's one-turn rule misses it
+    assert finish_with_greedy(game, DARK).winners() == [0]
+    assert finish_with_greedy(game, GOLD).winners() == [1]
+    assert agent.act(game, game.legal_mask()) == GOLD
