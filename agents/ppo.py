@@ -14,6 +14,8 @@ Checkpoints are SB3 zip files. ``make_agent("ppo")`` loads the default checkpoin
 from __future__ import annotations
 
 import hashlib
+import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -56,6 +58,21 @@ def checkpoint_hash(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
+def saved_policy_kwargs(path: str | Path) -> dict:
+    """The checkpoint's policy settings read from its JSON, with this module's extractor class.
+
+    SB3 also stores them pickled, and the pickle names the extractor by the module it was trained
+    under (``agents.ppo`` before the agents moved into ``monkey_env``), which an installed copy
+    cannot import; SB3's ``custom_objects`` takes this copy instead. Other extractors: unchanged."""
+    with zipfile.ZipFile(path) as z:
+        saved = json.loads(z.read("data")).get("policy_kwargs", {})
+    if not str(saved.get("features_extractor_class", "")).endswith(".PalaceExtractor'>"):
+        return {}
+    return {"policy_kwargs": {"features_extractor_class": PalaceExtractor,
+                              "features_extractor_kwargs": saved.get("features_extractor_kwargs", {}),
+                              "net_arch": saved.get("net_arch", [128])}}
+
+
 class PPOAgent:
     name = "ppo"
 
@@ -68,7 +85,7 @@ class PPOAgent:
             if not path.exists():
                 raise ValueError(f"PPO checkpoint not found: {path} (train one with `monkey-palace train`)")
             try:
-                model = MaskablePPO.load(str(path), device="cpu")
+                model = MaskablePPO.load(str(path), device="cpu", custom_objects=saved_policy_kwargs(path))
             except Exception as e:  # a zip that is not an SB3 model
                 raise ValueError(f"PPO checkpoint {path} cannot be loaded: {e}") from e
             self.version = checkpoint_hash(path)
