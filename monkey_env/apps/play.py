@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from monkey_env.agents.registry import known_names, make_agent
+from monkey_env.core.outcome import seat_label
 from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError, _read_json
@@ -274,7 +275,7 @@ class Session:
     # ---- playing
     def run(self) -> int:
         g = self.game
-        self.say(f"You are seat {self.human + 1}. " + ", ".join(f"seat {s + 1}: {n}" for s, (n, _) in self.bots.items()))
+        self.say(f"You are {seat_label(self.human)}. " + ", ".join(f"{seat_label(s)}: {n}" for s, (n, _) in self.bots.items()))
         try:
             while not g.game_over:
                 if g.current == self.human:
@@ -282,7 +283,7 @@ class Session:
                 else:
                     name, bot = self.bots[g.current]
                     action = bot.act(g, g.legal_mask())
-                    self.say(f"seat {g.current + 1} ({name}) {action_words(g, action)}")
+                    self.say(f"{seat_label(g.current)} ({name}) {action_words(g, action)}")
                     g.apply(action)
         except Quit as e:
             self.say(f"Stopped: {e}.")
@@ -299,7 +300,7 @@ class Session:
         g = self.game
         if g.phase == Phase.ANCHOR:
             self.say("")
-            self.say(f"=== Round {g.round}: your turn (seat {self.human + 1}) ===")
+            self.say(f"=== Round {g.round}: your turn ({seat_label(self.human)}) ===")
             self.say(palace_text(g.palace))
             self.say(status_words(g, self.human))
             self.say("Piles (top cards):")
@@ -481,9 +482,9 @@ class Session:
         winners = g.winners()
         names = {s: n for s, (n, _) in self.bots.items()} | {self.human: "you"}
         for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
-            self.say(f"  seat {seat + 1} ({names[seat]}): {scores[seat]} Banana Points"
+            self.say(f"  {seat_label(seat)} ({names[seat]}): {scores[seat]} Banana Points"
                      + ("  WINNER" if seat in winners else ""))
-        self.say("You win!" if self.human in winners else "You lose.")
+        self.say(("You win!" if self.human in winners else "You lose.") + f" Won by {g.winners_text()}.")
 
 
 # ------------------------------------------------------------------------------------ setting up
