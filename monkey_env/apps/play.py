@@ -33,8 +33,9 @@ from monkey_env.monkey_palace.text_view import cell_token, game_text, palace_tex
 
 HEADING_WORDS = dict(zip(HEADING_NAMES, ("north", "east", "south", "west")))
 COLOUR_WORDS = {"light": "light-green", "dark": "dark-green", "gold": "gold", "multi": "multicolour"}
-HELP = ("Type the number of a choice (or what the question suggests). At any question: "
-        "help, show (the whole game), save [FILE], quit (saves and stops).")
+HELP = ("Type the number of a choice (or what the question suggests); among staircases, preview N draws "
+        "staircase N on the palace. At any question: help, show (the whole game), save [FILE], quit (saves "
+        "and stops).")
 
 
 class Quit(Exception):
