@@ -97,6 +97,7 @@ def draw_palace(palace, rows: list[str] | str, origin: tuple[int, int] = (0, 0))
     return None
 
 
+LINE_WIDTH = 100       # game_text's lists break between entries to stay within this
 LEGEND = ("legend: a cell is the knob on top and its height (ground studs have none). "
           "l d g w: light-green, dark-green, gold, white ground stud; # blocked; C corner; b brick; c column; "
           "A arch end knob; m arch middle knob; L D G light-green, dark-green, gold decoration; "
@@ -112,8 +113,15 @@ def game_text(game) -> str:
     # Who built what: each staircase is known by its decoration (seats counted from 1, as on screens).
     decorations = [e for e in game.palace.elements if e["kind"] == "decoration" and e.get("owner", -1) >= 0]
     if decorations:
-        out.append("staircases (decoration at x, y, height): " + "; ".join(
-            f"{seat_label(e['owner'])} {e['colour']} at ({e['x']}, {e['y']}) h{e['top']}" for e in decorations))
+        entries = [f"{seat_label(e['owner'])} {e['colour']} at ({e['x']}, {e['y']}) h{e['top']}" for e in decorations]
+        line = "staircases (decoration at x, y, height):"
+        for entry in entries:           # whole entries per line, as wide as the grid's usual crop
+            if len(line) + len(entry) + 2 > LINE_WIDTH:
+                out.append(line + ";")
+                line = "  " + entry
+            else:
+                line += (" " if line.endswith(":") else "; ") + entry
+        out.append(line)
     status = (f"game over, won by {game.winners_text()}" if game.game_over
               else f"round {game.round}, {seat_label(game.current)} to play")
     out.append(f"{status}; tray: {game.tray.arches} arches, {game.tray.bricks} bricks, "
