@@ -14,6 +14,8 @@ Checkpoints are SB3 zip files. ``make_agent("ppo")`` loads the default checkpoin
 from __future__ import annotations
 
 import hashlib
+import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -56,18 +58,19 @@ def checkpoint_hash(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
-def _alias_old_package() -> None:
-    """Checkpoints saved when the agents were the top-level package ``agents`` name
-    ``agents.ppo.PalaceExtractor`` in their pickled policy: let that name resolve to this module
-    when ``agents`` is not importable (an installed package, a command run outside the repository)."""
-    import importlib.util
-    import sys
+def saved_policy_kwargs(path: str | Path) -> dict:
+    """The checkpoint's policy settings read from its JSON, with this module's extractor class.
 
-    if "agents" not in sys.modules and importlib.util.find_spec("agents") is None:
-        import monkey_env.agents as package
-
-        sys.modules["agents"] = package
-        sys.modules["agents.ppo"] = sys.modules[__name__]
+    SB3 also stores them pickled, and the pickle names the extractor by the module it was trained
+    under (``agents.ppo`` before the agents moved into ``monkey_env``), which an installed copy
+    cannot import; SB3's ``custom_objects`` takes this copy instead. Other extractors: unchanged."""
+    with zipfile.ZipFile(path) as z:
+        saved = json.loads(z.read("data")).get("policy_kwargs", {})
+    if not str(saved.get("features_extractor_class", "")).endswith(".PalaceExtractor'>"):
+        return {}
+    return {"policy_kwargs": {"features_extractor_class": PalaceExtractor,
+                              "features_extractor_kwargs": saved.get("features_extractor_kwargs", {}),
+                              "net_arch": saved.get("net_arch", [128])}}
 
 
 class PPOAgent:
@@ -81,9 +84,8 @@ class PPOAgent:
             path = Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINT
             if not path.exists():
                 raise ValueError(f"PPO checkpoint not found: {path} (train one with `monkey-palace train`)")
-            _alias_old_package()
             try:
-                model = MaskablePPO.load(str(path), device="cpu")
+                model = MaskablePPO.load(str(path), device="cpu", custom_objects=saved_policy_kwargs(path))
             except Exception as e:  # a zip that is not an SB3 model
                 raise ValueError(f"PPO checkpoint {path} cannot be loaded: {e}") from e
             self.version = checkpoint_hash(path)

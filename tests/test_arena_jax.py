@@ -48,3 +48,31 @@ def test_jax_tournament_rows_are_deterministic_and_survive_lost_games(tmp_path):
     assert [g["ranks"] for g in recorded] == r.places.tolist()
     assert all(g["ranks"] == ranks_of(g["scores"], int(m)) for g, m in zip(recorded, r.holders[:, 0]))
     assert np.all(r.decisions > 0)
+
+
+def test_a_short_chunk_is_not_played_at_the_full_chunk_width(monkeypatch):
+    """60 games of 3 agents are 6 chunks of 10 deals: each is one batch of 16 (a power of two),
+    not 256; a full chunk is played at the chunk size."""
+    import monkey_env.apps.results_table as results_table
+    from monkey_env.apps.arena.games import ChunkPlayer
+
+    widths = []
+
+    class Played(Exception):
+        pass
+
+    def fake_play_games(agents, options, seeds, **kw):
+        widths.append((len(seeds), kw["batch"], seeds[len(set(seeds)) - 1] == seeds[-1]))
+        raise Played
+
+    monkeypatch.setattr(results_table, "play_games", fake_play_games)
+    for games, chunk_size, expected in [(60, 256, 16), (18, 256, 4), (6 * 300, 256, 256), (30, 4, 4)]:
+        plan = plan_tournament(["random", "greedy", AGENTS[1]], 2, "1", OPTIONS, games, 0, "jax", chunk_size)
+        player = ChunkPlayer(plan.spec)
+        player._jax_game = object()                 # no engine is needed: play_games is replaced
+        chunk = plan.schedule.chunks()[0]
+        try:
+            player.play(chunk)
+        except Played:
+            pass
+        assert widths[-1] == (expected, expected, True), (games, chunk_size, widths[-1])

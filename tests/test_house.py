@@ -233,3 +233,8 @@ def test_the_text_view_has_a_legend_and_the_staircases_owners():
     assert "legend:" in text and "A arch end knob" in text
     owners = [e["owner"] for e in g.palace.elements if e["kind"] == "decoration" and e["owner"] >= 0]
     assert owners and f"seat {owners[0] + 1} " in text.split("staircases")[1]
+    # The list breaks between whole entries and stays within the text view's width.
+    listed = text.split("staircases (decoration at x, y, height): ")[1].split("\nround ")[0]
+    assert all(len(line) <= 100 for line in listed.splitlines())
+    entries = [e.strip() for e in " ".join(listed.split()).split(";")]
+    assert len(entries) == len(owners) and all(e.startswith("seat ") and e.count("(") == 1 for e in entries)

@@ -54,6 +54,31 @@ def test_reference_engine_places():
     assert game.places() == PLACES and game.winners() == [1]
 
 
+def test_seats_are_indices_in_code_and_counted_from_1_for_people():
+    """winners() keeps seat indices (scores()[w] is the winner's score); every screen says
+    the same winner counted from 1: the words, show's text, the picture's legend, play's end."""
+    import io
+    from pathlib import Path
+
+    from monkey_env.apps.play import Session
+    from monkey_env.core.outcome import seat_label, winners_label
+    from monkey_env.monkey_palace.text_view import game_text
+
+    assert seat_label(0) == "seat 1" and winners_label([1]) == "seat 2"
+    assert winners_label([0, 2]) == "seats 1 and 3 (a shared win)"
+    game = monkey_tie_game()
+    assert game.winners() == [1] and game.scores()[game.winners()[0]] == 8
+    assert game.winners_text() == "seat 2" and Game.new(players=2).winners_text() == ""
+    text = game_text(game)
+    assert "game over, won by seat 2" in text
+    assert [line.split(":")[0] for line in text.splitlines() if line.endswith("WINNER")] == ["seat 2"]
+    out = io.StringIO()
+    session = Session(game, 1, ["random", "random"], Path("unused.json"), out, io.StringIO())
+    session.finish()
+    assert "seat 2 (you): 8 Banana Points  WINNER" in out.getvalue()
+    assert "You win! Won by seat 2." in out.getvalue()
+
+
 def test_jax_places_on_the_same_final_state():
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game

@@ -151,6 +151,21 @@ def test_the_sb3_checkpoint_plays_by_name(jg):
         game.apply(action)
 
 
+def test_the_shipped_checkpoint_loads_outside_the_repository(tmp_path):
+    """Installed, ``agents`` is ``monkey_env.agents``: the checkpoint's pickled policy settings
+    (which name ``agents.ppo``) must not be needed. A process whose path lacks the repository."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from monkey_env.agents.ppo import PPOAgent; "
+            "assert 'agents' not in sys.modules and not any(p in ('', '.') for p in sys.path[1:]); "
+            "print(type(PPOAgent().model.policy.features_extractor).__module__)")
+    out = subprocess.run([sys.executable, "-P", "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "monkey_env.agents.ppo"
+
+
 def test_ppo_sb3_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed():
     from monkey_env.agents.registry import make_agent
 

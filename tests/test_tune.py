@@ -361,16 +361,6 @@ def test_the_bootstrap_interval_agrees_with_the_t_interval_on_a_mean_and_bracket
     assert e.value == pytest.approx(0.2) and e.lo < 0.2 < e.hi and e.hi - e.lo < 0.25
 
 
-def test_the_ppo_checkpoint_loads_outside_the_repository(tmp_path):
-    """The console script (monkey-palace tune --agents ppo-sample) does not have the repository on
-    its path; the shipped checkpoint still names the old top-level package `agents`."""
-    code = ("import sys; sys.path = [p for p in sys.path if p not in ('', %r)]; "
-            "from monkey_env.agents.registry import make_agent; print(make_agent('ppo-sample').version)" % str(REPO))
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert len(out.stdout.strip()) == 16
-
-
 @pytest.mark.parametrize("sampler", ["cmaes", "nsga2"])
 def test_the_other_samplers_run_and_rank_by_the_weighted_total(tmp_path, fake_module, sampler):
     from dataclasses import replace

@@ -106,6 +106,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def summarise(table, names: list[str], where: str = "", score_name: str = "Banana Points") -> str:
     """The summary of a simulate run from its results_table.GameResults (win counts are win shares)."""
     from monkey_env.apps.results_table import SHARED_WIN
+    from monkey_env.core.outcome import seat_label
 
     rounds = table.rounds.tolist()
     lines = [f"{table.n} games, {table.players} players{', ' + where if where else ''}: "
@@ -113,7 +114,7 @@ def summarise(table, names: list[str], where: str = "", score_name: str = "Banan
     for seat, name in enumerate(names):
         wins = float(table.win_shares[:, seat].sum())
         mean = float(table.scores[:, seat].mean())
-        lines.append(f"  seat {seat + 1} ({name}): wins {wins:g} ({100 * wins / table.n:.0f}%), "
+        lines.append(f"  {seat_label(seat)} ({name}): wins {wins:g} ({100 * wins / table.n:.0f}%), "
                      f"mean {score_name} {mean:.1f}")
     triggers: dict[str, int] = {}
     for t in table.end_trigger.tolist():

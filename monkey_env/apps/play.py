@@ -3,28 +3,39 @@
 The human answers one question per decision. A staircase is chosen in two steps (where it
 starts, then its shape among the legal ones, each described by direction, arches, the height
 its decoration reaches and the credits it earns); nothing is played until the shape is chosen,
-so "back" returns to the starting studs. Anything mistyped or illegal is explained and asked
-again. At any question: ``help``, ``show`` (the whole game), ``save [FILE]``, ``quit`` (saves).
+so "back" returns to the starting studs. Each shape says what goes where, in building order
+(every stack of bricks or columns, arch and the decoration, with its cell and the heights it
+reaches), and ``preview N`` draws the palace around shape N as it would stand. Lists are laid
+out to the terminal's width without breaking an entry. Anything mistyped or illegal is explained
+and asked again. At any question: ``help``, ``show`` (the whole game), ``save [FILE]``, ``quit``
+(saves).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
+import shutil
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from monkey_env.agents.registry import known_names, make_agent, split_agent_names
+from monkey_env.core.outcome import seat_label
 from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError, _read_json
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, Knob, cell_xy
-from monkey_env.monkey_palace.text_view import game_text, palace_text
+from monkey_env.monkey_palace.catalogue import ARCH_SPAN
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, Knob, cell_xy, heading_step
+from monkey_env.monkey_palace.text_view import cell_token, game_text, palace_text
 
 HEADING_WORDS = dict(zip(HEADING_NAMES, ("north", "east", "south", "west")))
 COLOUR_WORDS = {"light": "light-green", "dark": "dark-green", "gold": "gold", "multi": "multicolour"}
-HELP = ("Type the number of a choice (or what the question suggests). At any question: "
-        "help, show (the whole game), save [FILE], quit (saves and stops).")
+HELP = ("Type the number of a choice (or what the question suggests); among staircases, preview N draws "
+        "staircase N on the palace. At any question: help, show (the whole game), save [FILE], quit (saves "
+        "and stops).")
 
 
 class Quit(Exception):
@@ -57,7 +68,7 @@ def staircase_words(game: Game, anchor: int, shape_index: int) -> str:
     """Direction, arches, what it takes, the height its decoration reaches and the credits."""
     shape = game.data.shapes[shape_index]
     p = game.palace
-    plan = p.check_staircase(cell_xy(anchor), shape, game.player.supply, game.data.tray.column_units)
+    plan = _plan(game, anchor, shape_index)
     colour = COLOUR_NAMES[plan.colour]
     highest = plan.deco_top > p.deco_max[plan.colour]
     credits = len(plan.arches) + (1 if highest else 0)
@@ -74,6 +85,89 @@ def staircase_words(game: Game, anchor: int, shape_index: int) -> str:
     return (f"{HEADING_WORDS[HEADING_NAMES[shape.heading]]}{turns}, {shape.arches} arch{'es' if shape.arches > 1 else ''}"
             f"; uses {', '.join(uses)}; decoration reaches height {plan.deco_top}; earns {credits} credit"
             f"{'s' if credits != 1 else ''}{best}")
+
+
+def _plan(game: Game, anchor: int, shape_index: int):
+    return game.palace.check_staircase(cell_xy(anchor), game.data.shapes[shape_index], game.player.supply,
+                                       game.data.tray.column_units)
+
+
+def _built(game: Game, anchor: int, shape_index: int):
+    """The palace as it would stand with this staircase, and the elements it adds (building order)."""
+    palace = copy.deepcopy(game.palace)
+    before = len(palace.elements)
+    palace.build_staircase(_plan(game, anchor, shape_index), owner=game.current, turn=game.turns_played,
+                           column_units=game.data.tray.column_units)
+    return palace, palace.elements[before:]
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('ch') else 's'}"
+
+
+def build_steps(game: Game, anchor: int, shape_index: int) -> list[str]:
+    """Where the staircase's pieces go, in building order, with the top heights the text grid shows:
+    each stack (its bricks and columns, the cell, the height before and after), each arch (its
+    two end knobs and its top) and the decoration (its cell and top)."""
+    steps = []
+    for e in _built(game, anchor, shape_index)[1]:
+        if e["kind"] == "stack":
+            bricks = e["units"] - game.data.tray.column_units * e["columns"]
+            what = " and ".join(_count(n, w) for n, w in ((e["columns"], "column"), (bricks, "brick")) if n)
+            steps.append(f"{what} at ({e['x']}, {e['y']}) height {e['bottom']}->{e['bottom'] + e['units']}")
+        elif e["kind"] == "arch":
+            sx, sy = heading_step(HEADING_NAMES.index(e["heading"]))
+            far = (e["x"] + ARCH_SPAN * sx, e["y"] + ARCH_SPAN * sy)
+            steps.append(f"arch ({e['x']}, {e['y']})-{far} top {e['level'] + 1}")
+        else:
+            steps.append(f"decoration at ({e['x']}, {e['y']}) top {e['top']}")
+    return steps
+
+
+def preview_text(game: Game, anchor: int, shape_index: int) -> str:
+    """The palace around the staircase as it would stand, its new cells marked with '*'."""
+    after, _ = _built(game, anchor, shape_index)
+    changed = np.argwhere((after.height != game.palace.height) | (after.knob != game.palace.knob))
+    (y0, x0), (y1, x1) = np.maximum(changed.min(0) - 1, 0), np.minimum(changed.max(0) + 1, BOARD_SIZE - 1)
+    new = {(int(x), int(y)) for y, x in changed}
+    lines = ["y\\x " + " ".join(f"{x:<4}" for x in range(x0, x1 + 1))]
+    for y in range(y0, y1 + 1):
+        lines.append(f"{y:>3} " + " ".join(f"{cell_token(after, x, y) + ('*' if (x, y) in new else ''):<4}"
+                                           for x in range(x0, x1 + 1)))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def terminal_width() -> int:
+    """The terminal's columns (COLUMNS, else the terminal, else 80), at least 40."""
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def in_columns(entries: list[str], width: int, indent: str = "  ", gap: int = 3) -> list[str]:
+    """Entries in aligned columns, numbered down each column as ``ls`` does, so that no entry is
+    cut by the end of a line (an entry longer than the line gets a line of its own)."""
+    if not entries:
+        return []
+    cell = max(len(e) for e in entries)
+    per_line = max(1, (width - len(indent) + gap) // (cell + gap))
+    rows = -(-len(entries) // per_line)
+    per_line = -(-len(entries) // rows)           # as few columns as that many rows need
+    lines = []
+    for r in range(rows):
+        row = [entries[c * rows + r] for c in range(per_line) if c * rows + r < len(entries)]
+        lines.append((indent + (" " * gap).join(e.ljust(cell) for e in row)).rstrip())
+    return lines
+
+
+def flowing(entries: list[str], width: int, indent: str, sep: str = "; ") -> list[str]:
+    """Entries one after another, a line broken only between two entries."""
+    lines, line = [], ""
+    for e in entries:
+        if line and len(indent) + len(line) + len(sep) + len(e) > width:
+            lines.append(indent + line + sep.rstrip())
+            line = e
+        else:
+            line = f"{line}{sep}{e}" if line else e
+    return lines + [indent + line] if line else lines
 
 
 def stud_words(game: Game, cell: int) -> str:
@@ -129,6 +223,10 @@ class Session:
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
+    def say_columns(self, entries: list[str]) -> None:
+        for line in in_columns(entries, terminal_width()):
+            self.say(line)
+
     # ---- input
     def ask(self, question: str) -> str:
         """One answer; the commands that work at every question are handled here."""
@@ -178,7 +276,7 @@ class Session:
     # ---- playing
     def run(self) -> int:
         g = self.game
-        self.say(f"You are seat {self.human + 1}. " + ", ".join(f"seat {s + 1}: {n}" for s, (n, _) in self.bots.items()))
+        self.say(f"You are {seat_label(self.human)}. " + ", ".join(f"{seat_label(s)}: {n}" for s, (n, _) in self.bots.items()))
         try:
             while not g.game_over:
                 if g.current == self.human:
@@ -186,7 +284,7 @@ class Session:
                 else:
                     name, bot = self.bots[g.current]
                     action = bot.act(g, g.legal_mask())
-                    self.say(f"seat {g.current + 1} ({name}) {action_words(g, action)}")
+                    self.say(f"{seat_label(g.current)} ({name}) {action_words(g, action)}")
                     g.apply(action)
         except Quit as e:
             self.say(f"Stopped: {e}.")
@@ -203,7 +301,7 @@ class Session:
         g = self.game
         if g.phase == Phase.ANCHOR:
             self.say("")
-            self.say(f"=== Round {g.round}: your turn (seat {self.human + 1}) ===")
+            self.say(f"=== Round {g.round}: your turn ({seat_label(self.human)}) ===")
             self.say(palace_text(g.palace))
             self.say(status_words(g, self.human))
             self.say("Piles (top cards):")
@@ -228,16 +326,15 @@ class Session:
         anchors = [int(c) for c in matrix.any(axis=0).nonzero()[0]]
         while True:
             self.say("Where does your staircase start? Legal studs (x y):")
-            self.say("  " + ";  ".join(f"{i + 1}) {cell_xy(c)} {stud_words(g, c)} [{int(matrix[:, c].sum())}]"
-                                      for i, c in enumerate(anchors)))
+            self.say_columns([f"{i + 1}) {cell_xy(c)} {stud_words(g, c)} [{int(matrix[:, c].sum())}]"
+                              for i, c in enumerate(anchors)])
             anchor = self.choose("Type the number of a stud, or its x and y (e.g. 12 7). [n] is how many staircases start there.",
                                  lambda a: self._parse_anchor(a, anchors))
             shapes = [int(s) for s in matrix[:, anchor].nonzero()[0]]
-            self.say(f"Staircases from {cell_xy(anchor)}:")
-            for i, s in enumerate(shapes):
-                self.say(f"  {i + 1}) {staircase_words(g, anchor, s)}")
-            shape = self.choose("Type the number of a staircase, or 'back' to choose another stud.",
-                                lambda a: self._parse_numbered(a, shapes, allow_back=True))
+            self.say(f"Staircases from {cell_xy(anchor)} (heights are the tops, as in the grid):")
+            self.say_shapes(anchor, shapes)
+            shape = self.choose_shape(anchor, shapes, "Type the number of a staircase, 'preview N' to see staircase N "
+                                                      "on the palace, or 'back' to choose another stud.", allow_back=True)
             if shape is None:
                 continue
             self.apply(g.layout.encode_cell(*cell_xy(anchor)))
@@ -249,10 +346,39 @@ class Session:
         """A resumed game saved between the two steps: the anchor is already chosen."""
         g = self.game
         shapes = [int(s) for s in g.build_matrix()[:, g.turn.anchor].nonzero()[0]]
+        self.say(f"Staircases from {cell_xy(g.turn.anchor)} (heights are the tops, as in the grid):")
+        self.say_shapes(g.turn.anchor, shapes)
+        return g.layout.encode_shape(self.choose_shape(
+            g.turn.anchor, shapes, "Type the number of a staircase, or 'preview N' to see staircase N on the palace."))
+
+    def say_shapes(self, anchor: int, shapes: list[int]) -> None:
+        """Each shape in words, then where its pieces go: choices that differ only in their
+        bricks say which cells the bricks raise."""
+        width = terminal_width()
         for i, s in enumerate(shapes):
-            self.say(f"  {i + 1}) {staircase_words(g, g.turn.anchor, s)}")
-        return g.layout.encode_shape(self.choose("Type the number of a staircase.",
-                                                 lambda a: self._parse_numbered(a, shapes)))
+            head = f"  {i + 1}) "
+            words = flowing(staircase_words(self.game, anchor, s).split("; "), width, " " * len(head))
+            self.say(head + words[0].lstrip())
+            for line in words[1:] + flowing(build_steps(self.game, anchor, s), width, " " * (len(head) + 2)):
+                self.say(line)
+
+    def choose_shape(self, anchor: int, shapes: list[int], question: str, allow_back: bool = False):
+        """A shape's number, or None for 'back'; 'preview N' draws shape N built and asks again."""
+        while True:
+            answer = self.ask(question)
+            word, _, rest = answer.partition(" ")
+            try:
+                if word.lower() == "preview":
+                    if not rest.strip():
+                        raise Retry("preview needs a staircase's number, e.g. preview 2")
+                    shape = self._parse_numbered(rest.strip(), shapes)
+                    self.say(f"Staircase {shapes.index(shape) + 1} from {cell_xy(anchor)}, built "
+                             f"('*' marks the cells it changes):")
+                    self.say(preview_text(self.game, anchor, shape))
+                    continue
+                return self._parse_numbered(answer, shapes, allow_back=allow_back)
+            except Retry as e:
+                self.say(f"  {e}")
 
     def _parse_anchor(self, answer: str, anchors: list[int]) -> int:
         parts = answer.replace(",", " ").replace("(", " ").replace(")", " ").split()
@@ -327,7 +453,7 @@ class Session:
         ends = [c for c in range(BOARD_SIZE * BOARD_SIZE) if legal[g.layout.cell + c]]
         stay = bool(legal[g.layout.monkey_stay])
         self.say("Your gold decoration wins the Monkey. It may go on an open arch end knob:")
-        self.say("  " + ";  ".join(f"{i + 1}) {cell_xy(c)}" for i, c in enumerate(ends)))
+        self.say_columns([f"{i + 1}) {cell_xy(c)}" for i, c in enumerate(ends)])
         if stay:
             self.say("  0) leave it where it is")
 
@@ -357,9 +483,9 @@ class Session:
         winners = g.winners()
         names = {s: n for s, (n, _) in self.bots.items()} | {self.human: "you"}
         for seat in sorted(range(len(scores)), key=lambda s: -scores[s]):
-            self.say(f"  seat {seat + 1} ({names[seat]}): {scores[seat]} Banana Points"
+            self.say(f"  {seat_label(seat)} ({names[seat]}): {scores[seat]} Banana Points"
                      + ("  WINNER" if seat in winners else ""))
-        self.say("You win!" if self.human in winners else "You lose.")
+        self.say(("You win!" if self.human in winners else "You lose.") + f" Won by {g.winners_text()}.")
 
 
 # ------------------------------------------------------------------------------------ setting up

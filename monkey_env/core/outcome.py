@@ -6,6 +6,12 @@ points, or with equal points when it holds the tie-break (in Monkey Palace the M
 Tied seats with no tie-break share a place. The winners are the seats in place 1; a shared
 win counts ``1 / len(winners)`` for each of them (``win_shares``): that is how every win rate
 of the product counts a tie.
+
+Seats have two numberings, each in its place. In code (lists, ``winners()``, ``places()``,
+``current``, ``player_0``, JSON fields holding a seat) a seat is an index from 0, so that
+``scores[w]`` is a winner's score. Wherever people read a seat (screens, prompts, reports, and
+the ``seat`` field of a report's per-seat rows) it is counted from 1, "seat 1" playing first;
+``seat_label`` and ``winners_label`` give that form.
 """
 
 from __future__ import annotations
@@ -48,3 +54,16 @@ def batch_places(scores: np.ndarray, players: np.ndarray, tie_break_seat: np.nda
     beats = (theirs > mine) | ((theirs == mine) & holder)
     beats = beats & in_game[:, None, :] & (seat[:, None] != seat[None, :])[None]
     return xp.where(in_game, 1 + beats.sum(axis=-1), 0)
+
+
+def seat_label(seat: int) -> str:
+    """A seat index (0 plays first) as people read it: ``seat_label(0) == "seat 1"``."""
+    return f"seat {int(seat) + 1}"
+
+
+def winners_label(winner_seats) -> str:
+    """Winner indices as people read them: "seat 2", or "seats 1 and 3 (a shared win)"."""
+    numbers = [str(int(s) + 1) for s in winner_seats]
+    if len(numbers) == 1:
+        return f"seat {numbers[0]}"
+    return f"seats {', '.join(numbers[:-1])} and {numbers[-1]} (a shared win)"

@@ -24,7 +24,7 @@ from monkey_env.monkey_palace.game_data import GameData
 from monkey_env.monkey_palace.geometry import (
     BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, NUM_CELLS, Animal, Colour, cell_xy,
 )
-from monkey_env.core.outcome import places, winners
+from monkey_env.core.outcome import places, seat_label, winners, winners_label
 from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.monkey_palace.palace import Palace, StaircasePlan, Supply
 from monkey_env.monkey_palace.save_format import SAVE_VERSION, RecordModel, SaveModel, describe
@@ -302,9 +302,15 @@ class Game:
         return [self.bananas(s)["total"] for s in range(self.options.players)]
 
     def winners(self) -> list[int]:
-        """Seats (from 0) with most Banana Points; a tie goes to the Monkey trophy holder, else
-        the tied share the win (monkey_env.core.outcome)."""
+        """Seat indices (from 0, like ``scores()`` and ``current``: ``scores()[w]`` is a winner's
+        score) with most Banana Points; a tie goes to the Monkey trophy holder, else the tied share
+        the win (monkey_env.core.outcome). ``winners_text()`` says it for people, from seat 1."""
         return winners(self.scores(), self.holders["monkey"])
+
+    def winners_text(self) -> str:
+        """The winners as screens say them, seats counted from 1: "seat 2", or "seats 1 and 3 (a
+        shared win)"; "" while the game goes on."""
+        return winners_label(self.winners()) if self.game_over else ""
 
     def places(self) -> list[int]:
         """Each seat's place, 1 for the winners, by the same rule as winners()."""
@@ -540,7 +546,7 @@ class Game:
         """The end's trigger in words, made from end_shortage, end_round and end_seat."""
         if not self.end_triggered:
             return ""
-        return f"{self.end_shortage} ran out in round {self.end_round} (seat {self.end_seat + 1})"
+        return f"{self.end_shortage} ran out in round {self.end_round} ({seat_label(self.end_seat)})"
 
     def _trigger_end(self, kind: str) -> None:
         if not self.end_triggered:

@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from monkey_env.core.outcome import seat_label
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, HEADING_NAMES, OFF_PLATE, Knob, heading_step
 
 __all__ = ["palace_picture", "game_picture", "save_png", "SEAT_COLOURS"]
@@ -502,7 +503,7 @@ def game_picture(game, **kw) -> np.ndarray:
         status = f"Game over after round {game.round}"
     title = f"{status} \u2014 scores " + " / ".join(str(s) for s in scores)
     kw.setdefault("title", title)
-    kw.setdefault("legend", [f"seat {i + 1}: {s}" for i, s in enumerate(scores)])
+    kw.setdefault("legend", [f"{seat_label(i)}: {s}" for i, s in enumerate(scores)])
     return palace_picture(game.palace, **kw)
 
 

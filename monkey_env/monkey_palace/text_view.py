@@ -97,6 +97,7 @@ def draw_palace(palace, rows: list[str] | str, origin: tuple[int, int] = (0, 0))
     return None
 
 
+LINE_WIDTH = 100       # game_text's lists break between entries to stay within this
 LEGEND = ("legend: a cell is the knob on top and its height (ground studs have none). "
           "l d g w: light-green, dark-green, gold, white ground stud; # blocked; C corner; b brick; c column; "
           "A arch end knob; m arch middle knob; L D G light-green, dark-green, gold decoration; "
@@ -105,15 +106,24 @@ LEGEND = ("legend: a cell is the knob on top and its height (ground studs have n
 
 def game_text(game) -> str:
     """The palace plus every player's supply, board, bonus cards, trophies and Banana Points."""
+    from monkey_env.core.outcome import seat_label
     from monkey_env.monkey_palace.config import PILE_IDS
 
     out = [palace_text(game.palace), LEGEND, ""]
     # Who built what: each staircase is known by its decoration (seats counted from 1, as on screens).
     decorations = [e for e in game.palace.elements if e["kind"] == "decoration" and e.get("owner", -1) >= 0]
     if decorations:
-        out.append("staircases (decoration at x, y, height): " + "; ".join(
-            f"seat {e['owner'] + 1} {e['colour']} at ({e['x']}, {e['y']}) h{e['top']}" for e in decorations))
-    status = "game over" if game.game_over else f"round {game.round}, seat {game.current + 1} to play"
+        entries = [f"{seat_label(e['owner'])} {e['colour']} at ({e['x']}, {e['y']}) h{e['top']}" for e in decorations]
+        line = "staircases (decoration at x, y, height):"
+        for entry in entries:           # whole entries per line, as wide as the grid's usual crop
+            if len(line) + len(entry) + 2 > LINE_WIDTH:
+                out.append(line + ";")
+                line = "  " + entry
+            else:
+                line += (" " if line.endswith(":") else "; ") + entry
+        out.append(line)
+    status = (f"game over, won by {game.winners_text()}" if game.game_over
+              else f"round {game.round}, {seat_label(game.current)} to play")
     out.append(f"{status}; tray: {game.tray.arches} arches, {game.tray.bricks} bricks, "
                f"{game.tray.columns} columns; bonus cards left: {game.bonus_left}")
     if game.end_triggered:
@@ -135,7 +145,7 @@ def game_text(game) -> str:
             else:
                 tops.append("empty")
         mark = "  WINNER" if seat in winners else ""
-        out.append(f"seat {seat + 1}: {b['total']} Banana Points (cards {b['cards']}, bonus {b['bonus']}, "
+        out.append(f"{seat_label(seat)}: {b['total']} Banana Points (cards {b['cards']}, bonus {b['bonus']}, "
                    f"trophies {b['trophies']}: {', '.join(trophies) or 'none'}){mark}")
         out.append(f"  supply: {p.supply.arches} arches, {p.supply.bricks} bricks, {p.supply.columns} columns; "
                    f"bonus cards: {p.bonus_cards}")

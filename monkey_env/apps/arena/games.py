@@ -126,9 +126,12 @@ class ChunkPlayer:
             if name not in self._batch_agents:
                 self._batch_agents[name] = make_agent(name, 0, game=self.game)   # act_batch draws from the key
         agents = [self._batch_agents[name] for name in chunk.seating]
-        # Always the whole chunk, padded to the chunk size with its last deal: one compiled shape
-        # for every chunk, and a game plays the same whether or not its neighbours were recorded.
-        seeds = list(chunk.seeds) + [chunk.seeds[-1]] * (s["chunk"] - len(chunk.seeds))
+        # Always the whole chunk, padded with its last deal to a power of two (at most the chunk
+        # size): the batch depends on the chunk alone, so a game plays the same whether or not its
+        # neighbours were recorded; a short chunk (a small tournament, the last block of deals) is
+        # not played 256 games wide; and the compiled shapes stay few.
+        width = min(s["chunk"], 1 << (len(chunk.seeds) - 1).bit_length())
+        seeds = list(chunk.seeds) + [chunk.seeds[-1]] * (width - len(chunk.seeds))
         key = derived_seed(s["seed"], chunk.deals[0], chunk.seating_index)
         table = play_games(agents, self._options(), seeds, names=list(chunk.seating), engine="jax",
                            batch=len(seeds), pad=False, agent_key=key, jax_game=self._jax_game)
