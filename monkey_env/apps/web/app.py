@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
@@ -367,6 +367,10 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         return json.loads((reports / "balance" / "figures.json").read_text(encoding="utf-8"))
 
     # ------------------------------------------------------------------ pages and files
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon():
+        return Response(status_code=204)
+
     @app.get("/")
     def index():
         return FileResponse(STATIC / "index.html")

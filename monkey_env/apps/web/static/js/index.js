@@ -44,8 +44,10 @@ async function start(ev) {
   }
   try {
     const g = await api("/api/games", { method: "POST", body: { game: game.name, options, seats } });
-    const q = new URLSearchParams(location.search).get("botDelay");
-    location.href = `/play?id=${g.id}${q !== null ? `&botDelay=${q}` : ""}`;
+    // The page's own settings (botDelay, aa) go on to the game's page.
+    const q = new URLSearchParams(location.search);
+    q.set("id", g.id);
+    location.href = `/play?${q}`;
   } catch (e) {
     $("new-error").textContent = e.message;
   }

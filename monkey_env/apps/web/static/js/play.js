@@ -90,7 +90,8 @@ function renderDecision(state) {
 function show(g, { animate = false } = {}) {
   current = g;
   const st = g.state;
-  view.setPalace(st.palace, { animate, duration: Math.max(60, Math.min(450, botDelay)) });
+  view.setPalace(st.palace, { animate: animate && botDelay > 0, duration: Math.min(450, botDelay) });
+  $("tooltip").style.display = "none";
   $("status").textContent = views.panel.statusLine(st, g.seats);
   views.panel.renderPlayers($("players"), st, g.seats);
   views.panel.renderTray($("tray"), st);

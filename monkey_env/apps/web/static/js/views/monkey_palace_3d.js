@@ -23,12 +23,17 @@ const HEADING = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 function ownerColour(base, owner) {
   const c = new THREE.Color(base);
   if (owner === undefined || owner < 0) return c.lerp(new THREE.Color(NEUTRAL), 0.05);
-  return c.lerp(new THREE.Color(SEAT_COLOURS[owner % 4]), 0.3);
+  return c.lerp(new THREE.Color(SEAT_COLOURS[owner % 4]), 0.42);
 }
 
 const studGeo = new THREE.CylinderGeometry(STUD_R, STUD_R, STUD_H, 20);
 const brickGeo = new THREE.BoxGeometry(0.98, BRICK_H, 0.98);
 const columnGeo = new THREE.CylinderGeometry(0.42, 0.42, 3 * BRICK_H, 24);
+const decoPlateGeo = new THREE.CylinderGeometry(0.45, 0.45, 0.3 * BRICK_H, 24);
+const decoRingGeo = new THREE.TorusGeometry(0.4, 0.05, 8, 24);
+const decoConeGeo = new THREE.ConeGeometry(0.3, 0.5 * BRICK_H, 20);
+const decoBallGeo = new THREE.SphereGeometry(0.16, 16, 12);
+const highlightGeo = new THREE.CylinderGeometry(0.44, 0.44, 0.5, 20);
 const archGeoCache = {};
 
 function archGeometry() {
@@ -47,8 +52,13 @@ function archGeometry() {
   return g;
 }
 
+const materials = new Map();
+/** One shared material per colour and look (fewer state changes per frame). */
 function mat(colour, opts = {}) {
-  return new THREE.MeshStandardMaterial({ color: colour, roughness: 0.55, metalness: 0.02, ...opts });
+  const c = new THREE.Color(colour);
+  const key = c.getHexString() + JSON.stringify(opts);
+  if (!materials.has(key)) materials.set(key, new THREE.MeshStandardMaterial({ color: c, roughness: 0.55, metalness: 0.02, ...opts }));
+  return materials.get(key);
 }
 
 export class PalaceView {
@@ -56,7 +66,9 @@ export class PalaceView {
     this.container = container;
     this.onStudClick = onStudClick;
     this.onStudHover = onStudHover;
-    this.renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+    // ?aa=0 turns antialiasing off: much cheaper on a software renderer (headless tests).
+    const aa = new URLSearchParams(location.search).get("aa") !== "0";
+    this.renderer = new THREE.WebGLRenderer({ antialias: aa });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.shadowMap.enabled = false;
     container.appendChild(this.renderer.domElement);
@@ -220,19 +232,19 @@ export class PalaceView {
     } else if (e.kind === "decoration") {
       const colour = new THREE.Color(DECO[e.colour]);
       const y0 = (e.top - 1) * BRICK_H;
-      const plate = new THREE.Mesh(new THREE.CylinderGeometry(0.45, 0.45, 0.3 * BRICK_H, 24), material(colour));
+      const plate = new THREE.Mesh(decoPlateGeo, material(colour));
       plate.position.set(e.x + 0.5, y0 + 0.15 * BRICK_H, e.y + 0.5);
       g.add(plate);
       // A round ornament: a cone with a ball on top, edged in the builder's colour.
-      const ring = new THREE.Mesh(new THREE.TorusGeometry(0.4, 0.05, 8, 24),
+      const ring = new THREE.Mesh(decoRingGeo,
         material(e.owner >= 0 ? SEAT_COLOURS[e.owner % 4] : NEUTRAL));
       ring.rotation.x = Math.PI / 2;
       ring.position.set(e.x + 0.5, y0 + 0.3 * BRICK_H, e.y + 0.5);
       g.add(ring);
-      const cone = new THREE.Mesh(new THREE.ConeGeometry(0.3, 0.5 * BRICK_H, 20), material(colour.clone().multiplyScalar(0.9)));
+      const cone = new THREE.Mesh(decoConeGeo, material(colour.clone().multiplyScalar(0.9)));
       cone.position.set(e.x + 0.5, y0 + 0.55 * BRICK_H, e.y + 0.5);
       g.add(cone);
-      const ball = new THREE.Mesh(new THREE.SphereGeometry(0.16, 16, 12), material(colour.clone().lerp(new THREE.Color("#ffffff"), 0.3)));
+      const ball = new THREE.Mesh(decoBallGeo, material(colour.clone().lerp(new THREE.Color("#ffffff"), 0.3)));
       ball.position.set(e.x + 0.5, y0 + 0.85 * BRICK_H, e.y + 0.5);
       g.add(ball);
     }
@@ -265,6 +277,7 @@ export class PalaceView {
     }
     const tail = new THREE.Mesh(new THREE.TorusGeometry(0.25, 0.05, 8, 16, Math.PI * 1.3), fur);
     tail.position.set(-0.3, 0.45, -0.2); tail.rotation.y = Math.PI / 2; g.add(tail);
+    g.scale.setScalar(1.5);
     return this._at(g, cell);
   }
 
@@ -328,7 +341,7 @@ export class PalaceView {
     this.highlights.clear();
     this.hovered = null;
     for (const s of studs || []) {
-      const m = new THREE.Mesh(new THREE.CylinderGeometry(0.44, 0.44, 0.5, 20),
+      const m = new THREE.Mesh(highlightGeo,
         new THREE.MeshStandardMaterial({ color: "#ffe14d", emissive: "#ffb300", emissiveIntensity: 0.6,
           transparent: true, opacity: 0.85 }));
       m.position.set(s.x + 0.5, s.z * BRICK_H + 0.3, s.y + 0.5);
