@@ -57,6 +57,7 @@ function renderDecision(state) {
     $("decision-title").textContent = "The game is over";
     $("decision-words").textContent = "";
     view.setHighlights([]);
+    view.setMarker(null);
     document.body.dataset.phase = "GAME_OVER";
     return;
   }
@@ -69,6 +70,7 @@ function renderDecision(state) {
   if (d.phase === "BUY") words = `Credits: ${d.credits}, decoration ${d.colour}. Click a pile to buy its top card, or stop buying.`;
   $("decision-words").textContent = mine ? words : "";
   view.setHighlights(mine ? d.studs : []);
+  view.setMarker(d.phase === "SHAPE" ? { x: d.anchor[0], y: d.anchor[1], z: 0 } : null);
   if (!mine) return;
   for (const b of d.buttons) {
     const btn = el("button", { "data-action": b.action, class: "decision-button" }, b.label);

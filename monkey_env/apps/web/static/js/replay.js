@@ -33,9 +33,7 @@ function render(r, animate) {
   step = r.step; steps = r.steps; moves = r.moves;
   const f = r.frame;
   view.setPalace(f.palace, { animate, duration: 300 });
-  if (f.move && f.move.label.startsWith("anchor")) {
-    view.setHighlights([{ x: f.turn.anchor[0], y: f.turn.anchor[1], z: 0, action: -1, label: f.move.label }]);
-  } else view.setHighlights([]);
+  view.setMarker(f.turn.anchor ? { x: f.turn.anchor[0], y: f.turn.anchor[1], z: 0 } : null);
   $("title").textContent = `Replay: ${r.title}`;
   $("status").textContent = views.panel.statusLine(f, r.seats);
   $("position").textContent = `Position ${step} of ${steps} (round ${f.round})`;
@@ -43,7 +41,7 @@ function render(r, animate) {
   $("slider").max = steps; $("slider").value = step;
   views.panel.renderPlayers($("players"), f, r.seats);
   views.panel.renderTray($("tray"), f);
-  views.panel.renderPiles($("piles"), f, null);
+  views.panel.renderPiles($("piles"), f, null, { readonly: true });
   views.panel.renderFinal($("final"), f, r.seats);
   $("permalink").href = url(step);
   $("permalink").textContent = location.origin + url(step);
@@ -59,7 +57,10 @@ function render(r, animate) {
   }
   for (const d of list.children) d.classList.toggle("at", Number(d.dataset.step) === step);
   const at = list.querySelector(".at");
-  if (at) at.scrollIntoView({ block: "nearest" });
+  if (at) {                                   // scroll the list only, not the page
+    const top = at.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - at.offsetHeight) list.scrollTop = top - list.clientHeight / 2;
+  }
   document.body.dataset.step = step;
   document.body.dataset.steps = steps;
 }

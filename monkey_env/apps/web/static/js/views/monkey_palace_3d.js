@@ -75,9 +75,9 @@ export class PalaceView {
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color("#dfe8ee");
     this.camera = new THREE.PerspectiveCamera(38, 1, 0.5, 400);
-    this.camera.position.set(46, 44, 58);
+    this.camera.position.set(40, 42, 49);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
-    this.controls.target.set(16, 0, 17);
+    this.controls.target.set(16, 0, 16.5);
     this.controls.maxPolarAngle = Math.PI * 0.48;
     this.controls.minDistance = 8;
     this.controls.maxDistance = 140;
@@ -92,7 +92,8 @@ export class PalaceView {
     this.animals = new THREE.Group();
     this.highlights = new THREE.Group();
     this.preview = new THREE.Group();
-    this.scene.add(this.plate, this.pieces, this.animals, this.highlights, this.preview);
+    this.marker = new THREE.Group();
+    this.scene.add(this.plate, this.pieces, this.animals, this.highlights, this.preview, this.marker);
     this.elementKeys = [];
     this.groundKey = null;
     this.tweens = [];
@@ -195,7 +196,9 @@ export class PalaceView {
   /** The meshes of one element of the engine's list, in a group placed in world units. */
   elementObject(e, opts = {}) {
     const g = new THREE.Group();
-    const material = (c) => mat(c, opts.ghost ? { transparent: true, opacity: 0.55, depthWrite: false } : {});
+    // A preview is see-through and glows a little, so it stands out from the built palace.
+    const material = (c) => mat(c, opts.ghost ? { transparent: true, opacity: 0.6, depthWrite: false,
+      emissive: new THREE.Color(c).multiplyScalar(0.45) } : {});
     const stud = (x, z, y, colour) => {
       const s = new THREE.Mesh(studGeo, material(colour));
       s.position.set(x + 0.5, y + STUD_H / 2, z + 0.5);
@@ -347,6 +350,19 @@ export class PalaceView {
       m.position.set(s.x + 0.5, s.z * BRICK_H + 0.3, s.y + 0.5);
       m.userData = s;
       this.highlights.add(m);
+    }
+    this.requestRender();
+  }
+
+  /** A ring on one stud (the chosen anchor, the last move's stud), or none. */
+  setMarker(cell) {
+    this.marker.clear();
+    if (cell) {
+      const ring = new THREE.Mesh(new THREE.TorusGeometry(0.55, 0.09, 10, 32),
+        new THREE.MeshStandardMaterial({ color: "#ff6d00", emissive: "#ff6d00", emissiveIntensity: 0.7 }));
+      ring.rotation.x = Math.PI / 2;
+      ring.position.set(cell.x + 0.5, (cell.z || 0) * BRICK_H + 0.12, cell.y + 0.5);
+      this.marker.add(ring);
     }
     this.requestRender();
   }

@@ -56,13 +56,14 @@ export function renderTray(root, state) {
 }
 
 /** The twelve piles; ``onBuy(action)`` makes the legal ones clickable. */
-export function renderPiles(root, state, onBuy) {
+export function renderPiles(root, state, onBuy, { readonly = false } = {}) {
   root.replaceChildren();
   for (const pile of state.piles) {
     const top = pile.top;
     const enabled = Boolean(onBuy && pile.legal);
-    const btn = el("button", { class: `pile card-${top ? top.colour : "none"}`, "data-pile": pile.id,
-        "data-action": pile.action, disabled: enabled ? null : "",
+    // In a replay the piles are shown, not offered: no button look of a refusal.
+    const btn = el(readonly ? "div" : "button", { class: `pile card-${top ? top.colour : "none"}${readonly ? " readonly" : ""}`,
+        "data-pile": pile.id, "data-action": pile.action, disabled: enabled || readonly ? null : "",
         title: pile.legal ? `buy the top card of pile ${pile.id}` : (pile.reason || `pile ${pile.id}`) },
       el("div", { class: "pile-id" }, pile.id),
       top ? el("div", {}, el("b", {}, `${top.bananas} BP`), ` cost ${top.cost}`) : el("div", {}, "empty"),
