@@ -24,7 +24,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: listening on {args.host}: anyone who can reach this machine can play and upload",
               file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # Keep-alive longer than uvicorn's 5 s: a browser tab (or a client) waiting on a bot between
+    # moves keeps its connection instead of racing the server closing it.
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_keep_alive=75)
     return 0
 
 
