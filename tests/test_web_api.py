@@ -159,6 +159,21 @@ def test_every_move_is_saved_and_a_restarted_app_resumes(games_dir):
     assert gid in [x["id"] for x in second.get("/api/games").json()["games"]]
 
 
+def test_games_dropped_from_memory_reload_from_their_files_without_losing_moves(games_dir):
+    app = create_app(games_dir)
+    app.state.store._cache_size = 1                 # every other request reloads a game from its file
+    client = TestClient(app)
+    bots = [{"kind": "bot", "agent": "random"}, {"kind": "bot", "agent": "random"}]
+    games = [new_game(client, bots), new_game(client, bots)]
+    for _ in range(15):
+        for i, g in enumerate(games):
+            r = client.post(f"/api/games/{g['id']}/bot", json={"expect": g["state"]["decisions"]})
+            assert r.status_code == 200, r.text
+            games[i] = r.json()
+    for g in games:
+        assert client.get(f"/api/games/{g['id']}").json()["state"]["decisions"] == 15
+
+
 def test_path_traversal_is_refused(client, games_dir, tmp_path):
     secret = tmp_path / "secret.json"
     secret.write_text(json.dumps({"id": "TOPSECRET"}))

@@ -109,9 +109,6 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
             raise StoreError(f"game {raw.get('id')}: the file cannot be resumed ({e})") from None
         return Session(id=raw["id"], game_name=raw["game"], seats=seats, game=game, created=raw.get("created", now()))
 
-    def session(game_id: str) -> Session:
-        return store.get(game_id, load_session)
-
     def view(s: Session) -> dict:
         module = game_module(s.game_name)
         st = module.state(s.game)
@@ -174,14 +171,12 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
 
     @app.get("/api/games/{game_id}")
     def get_game(game_id: str):
-        s = session(game_id)
-        with s.lock:
+        with store.locked(game_id, load_session) as s:
             return Json(view(s))
 
     @app.get("/api/games/{game_id}/record")
     def get_record(game_id: str):
-        s = session(game_id)
-        with s.lock:
+        with store.locked(game_id, load_session) as s:
             return JSONResponse(game_module(s.game_name).record(s.game),
                                 headers={"Content-Disposition": f'attachment; filename="game_{s.id}.json"'})
 
@@ -199,8 +194,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         action = body.get("action")
         if isinstance(action, bool) or not isinstance(action, int):
             raise ApiError(422, "bad_action", "action must be an integer index of the action space")
-        s = session(game_id)
-        with s.lock:
+        with store.locked(game_id, load_session) as s:
             g = s.game
             if g.game_over:
                 raise ApiError(409, "game_over", "the game is over", game=view(s))
@@ -222,8 +216,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         return await run_in_threadpool(do_bot, game_id, await _json_body(request, allow_empty=True))
 
     def do_bot(game_id: str, body: dict):
-        s = session(game_id)
-        with s.lock:
+        with store.locked(game_id, load_session) as s:
             g = s.game
             if g.game_over:
                 raise ApiError(409, "game_over", "the game is over", game=view(s))
@@ -268,8 +261,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
 
     def frames_of(source: str, key: str) -> dict:
         if source == "game":
-            s = session(key)
-            with s.lock:
+            with store.locked(key, load_session) as s:
                 name, record = s.game_name, game_module(s.game_name).record(s.game)
             cache_key = (source, key, len(record["actions"]))
             title = f"game {key[:8]}"

@@ -20,6 +20,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,7 +74,7 @@ class Session:
     seats: list[dict]                   # {"kind": "human"} or {"kind": "bot", "agent": NAME, "seed": INT}
     game: object                        # the game's reference engine object
     created: str
-    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)   # the store's lock of this id
     bots: dict[int, object] = field(default_factory=dict, repr=False)
 
 
@@ -85,17 +86,32 @@ class GameStore:
         self.folder.mkdir(parents=True, exist_ok=True)
         self._cache: OrderedDict[str, Session] = OrderedDict()
         self._cache_size = cache_size
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks: dict[str, threading.RLock] = {}    # one per game id, kept while the server runs
         self._guard = threading.Lock()
 
     def path(self, game_id: str) -> Path:
         return self.folder / f"{check_id(game_id)}.json"
 
-    def _load_lock(self, game_id: str) -> threading.Lock:
+    def lock_for(self, game_id: str) -> threading.RLock:
+        """The game's lock: loading it and every change to it happen under this one lock."""
         with self._guard:
-            return self._locks.setdefault(game_id, threading.Lock())
+            return self._locks.setdefault(game_id, threading.RLock())
+
+    @contextmanager
+    def locked(self, game_id: str, load):
+        """The game's session, its lock held; never a copy the cache has since replaced (a
+        session dropped from the cache and loaded again is the one that counts)."""
+        while True:
+            s = self.get(game_id, load)
+            with s.lock:
+                with self._guard:
+                    current = self._cache.get(game_id)
+                if current is s:
+                    yield s
+                    return
 
     def add(self, session: Session) -> Session:
+        session.lock = self.lock_for(session.id)
         self.save(session)
         with self._guard:
             self._remember(session)
@@ -109,7 +125,7 @@ class GameStore:
             if s is not None:
                 self._cache.move_to_end(game_id)
                 return s
-        with self._load_lock(game_id):            # two first requests for a game load it once
+        with self.lock_for(game_id):              # two first requests for a game load it once
             with self._guard:
                 s = self._cache.get(game_id)
                 if s is not None:
@@ -126,6 +142,7 @@ class GameStore:
             if not isinstance(raw, dict) or raw.get("id") != game_id:
                 raise StoreError(f"game {game_id}: the file is not a game of this server")
             s = load(raw)
+            s.lock = self.lock_for(game_id)
             with self._guard:
                 self._remember(s)
             return s
@@ -134,10 +151,7 @@ class GameStore:
         self._cache[s.id] = s
         self._cache.move_to_end(s.id)
         while len(self._cache) > self._cache_size:
-            old_id, old = self._cache.popitem(last=False)
-            if old.lock.locked():                 # in use: keep it, drop the next oldest later
-                self._cache[old_id] = old
-                break
+            self._cache.popitem(last=False)       # a request holding it finishes; the next reloads the file
 
     def save(self, s: Session) -> None:
         write_json_atomic(self.path(s.id), {

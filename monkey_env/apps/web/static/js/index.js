@@ -29,9 +29,24 @@ function renderSeats() {
   }
 }
 
+function chosenGame() {
+  return meta.games.find((g) => g.name === $("opt-game").value) || meta.games[0];
+}
+
+function renderOptions() {
+  const root = $("options");
+  const game = chosenGame();
+  root.replaceChildren(el("label", { for: "opt-game" }, "game"), $("opt-game"));
+  for (const [name, f] of Object.entries(game.options)) {
+    root.append(el("label", { for: `opt-${name}`, title: f.description }, name.replace("_", " ")), optionInput(name, f));
+  }
+  $("opt-players").addEventListener("change", renderSeats);
+  renderSeats();
+}
+
 async function start(ev) {
   ev.preventDefault();
-  const game = meta.games[0];
+  const game = chosenGame();
   const options = {};
   for (const [name, f] of Object.entries(game.options)) {
     const input = $(`opt-${name}`);
@@ -90,13 +105,11 @@ async function arena() {
 
 async function main() {
   meta = await api("/api/meta");
-  const game = meta.games[0];
-  const root = $("options");
-  for (const [name, f] of Object.entries(game.options)) {
-    root.append(el("label", { for: `opt-${name}`, title: f.description }, name.replace("_", " ")), optionInput(name, f));
-  }
-  $("opt-players").addEventListener("change", renderSeats);
-  renderSeats();
+  // Which game: each brings its options (from its options model) and its board view.
+  const pick = el("select", { id: "opt-game", name: "game" }, ...meta.games.map((g) => el("option", { value: g.name }, g.title)));
+  $("options").append(pick);
+  pick.addEventListener("change", renderOptions);
+  renderOptions();
   $("new-game").addEventListener("submit", start);
   $("upload").addEventListener("change", upload);
   listGames();

@@ -75,9 +75,9 @@ export class PalaceView {
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color("#dfe8ee");
     this.camera = new THREE.PerspectiveCamera(38, 1, 0.5, 400);
-    this.camera.position.set(40, 42, 49);
+    this.camera.position.set(43, 47, 53);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
-    this.controls.target.set(16, 0, 16.5);
+    this.controls.target.set(16.5, 0, 17.5);
     this.controls.maxPolarAngle = Math.PI * 0.48;
     this.controls.minDistance = 8;
     this.controls.maxDistance = 140;
