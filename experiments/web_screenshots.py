@@ -84,6 +84,10 @@ def main() -> int:
         page = browser.new_page(viewport={"width": 1440, "height": 860})
         page.goto(f"{base}/play?id={gid}")
         page.wait_for_selector("body[data-ready='1']")
+        # Turn the camera towards the anchor, as a player would, then hover a shape to preview it.
+        page.evaluate("(() => { const v = window.mp.view, a = window.mp.game.state.decision.anchor;"
+                      " v.controls.target.set(a[0] + 2, 1.5, a[1] + 1); v.camera.position.set(a[0] + 20, 21, a[1] + 26);"
+                      " v.controls.update(); v.requestRender(); })()")
         shapes = page.locator("#shapes button.shape")
         shapes.nth(min(2, shapes.count() - 1)).hover()
         page.wait_for_timeout(1500)

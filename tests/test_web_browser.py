@@ -102,8 +102,12 @@ def test_play_a_whole_game_against_random_by_clicks(server, browser, played):
     game_id = page.evaluate("new URLSearchParams(location.search).get('id')")
     clicks = {"stud": 0, "shape": 0, "pile": 0, "button": 0}
     for _ in range(400):                          # a 2-player game is about 50 decisions per seat
-        page.wait_for_function("['ANCHOR','SHAPE','BUY','INSTANT','SLOT','MONKEY','FROG','GAME_OVER']"
-                               ".includes(document.body.dataset.phase)", timeout=20000)
+        try:
+            page.wait_for_function("['ANCHOR','SHAPE','BUY','INSTANT','SLOT','MONKEY','FROG','GAME_OVER']"
+                                   ".includes(document.body.dataset.phase)", timeout=20000)
+        except Exception:
+            raise AssertionError(f"the bots did not hand the game back ({clicks}); the page says "
+                                 f"{page.locator('#message').inner_text()!r}; errors {errors}") from None
         phase = page.evaluate("document.body.dataset.phase")
         if phase == "GAME_OVER":
             break
@@ -127,7 +131,11 @@ def test_play_a_whole_game_against_random_by_clicks(server, browser, played):
         else:
             page.locator("#buttons button.decision-button").first.click()
             clicks["button"] += 1
-        page.wait_for_function(f"document.body.dataset.decisions !== '{before}'", timeout=20000)
+        try:
+            page.wait_for_function(f"document.body.dataset.decisions !== '{before}'", timeout=20000)
+        except Exception:
+            raise AssertionError(f"no move after a click in phase {phase} ({clicks}); the page says "
+                                 f"{page.locator('#message').inner_text()!r}; errors {errors}") from None
     else:
         pytest.fail("the game did not end within 400 clicks")
     page.wait_for_selector("#final-scores")

@@ -197,8 +197,9 @@ export class PalaceView {
   elementObject(e, opts = {}) {
     const g = new THREE.Group();
     // A preview is see-through and glows a little, so it stands out from the built palace.
-    const material = (c) => mat(c, opts.ghost ? { transparent: true, opacity: 0.6, depthWrite: false,
-      emissive: new THREE.Color(c).multiplyScalar(0.45) } : {});
+    const glow = (c) => new THREE.Color(c).lerp(new THREE.Color("#ffd54a"), 0.45);
+    const material = (c) => (opts.ghost ? mat(glow(c), { transparent: true, opacity: 0.72, depthWrite: false,
+      emissive: glow(c).multiplyScalar(0.55) }) : mat(c));
     const stud = (x, z, y, colour) => {
       const s = new THREE.Mesh(studGeo, material(colour));
       s.position.set(x + 0.5, y + STUD_H / 2, z + 0.5);

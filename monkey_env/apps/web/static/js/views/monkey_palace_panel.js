@@ -96,5 +96,7 @@ export function statusLine(state, seats) {
     const w = state.winners.map((s) => `seat ${s + 1} (${seatName(seats, s)})`).join(" and ");
     return `Game over after ${state.round} rounds: ${w} win${state.winners.length > 1 ? " (shared)" : "s"}.`;
   }
-  return `Round ${state.round} · seat ${state.current + 1} (${seatName(seats, state.current)}) must ${state.phase_words}`;
+  const name = seatName(seats, state.current);
+  const words = name === "you" ? state.phase_words : state.phase_words.replace(/\byour\b/g, "their");
+  return `Round ${state.round} · seat ${state.current + 1} (${name}) must ${words}`;
 }
