@@ -381,6 +381,7 @@ export class PalaceView {
 
   /** Where a point of the plate appears on the page (client pixels): for tests and tooltips. */
   screenOf(x, y, z = 0) {
+    this.camera.updateMatrixWorld();
     const v = new THREE.Vector3(x + 0.5, z * BRICK_H + 0.3, y + 0.5).project(this.camera);
     const r = this.renderer.domElement.getBoundingClientRect();
     return { x: r.left + (v.x + 1) / 2 * r.width, y: r.top + (1 - v.y) / 2 * r.height,
@@ -390,6 +391,9 @@ export class PalaceView {
   _pick(ev) {
     const r = this.renderer.domElement.getBoundingClientRect();
     const p = new THREE.Vector2(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
+    // Highlights made since the last frame have no world matrix yet: compute it before the ray.
+    this.highlights.updateMatrixWorld(true);
+    this.camera.updateMatrixWorld();
     this.raycaster.setFromCamera(p, this.camera);
     const hit = this.raycaster.intersectObjects(this.highlights.children, false)[0];
     return hit ? hit.object : null;
