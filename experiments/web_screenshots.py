@@ -80,7 +80,8 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=[
-            "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-sandbox"])
+            "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-sandbox",
+            "--disable-dev-shm-usage"])
         page = browser.new_page(viewport={"width": 1440, "height": 860})
         page.goto(f"{base}/play?id={gid}")
         page.wait_for_selector("body[data-ready='1']")

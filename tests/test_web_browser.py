@@ -25,7 +25,7 @@ import pytest
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)")
 GL_FLAGS = ["--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
-            "--no-sandbox"]
+            "--no-sandbox", "--disable-dev-shm-usage"]
 SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "out/web_test_screenshots"))
 
 

@@ -34,6 +34,8 @@ const decoRingGeo = new THREE.TorusGeometry(0.4, 0.05, 8, 24);
 const decoConeGeo = new THREE.ConeGeometry(0.3, 0.5 * BRICK_H, 20);
 const decoBallGeo = new THREE.SphereGeometry(0.16, 16, 12);
 const highlightGeo = new THREE.CylinderGeometry(0.44, 0.44, 0.5, 20);
+const markerGeo = new THREE.TorusGeometry(0.55, 0.09, 10, 32);
+const markerMat = new THREE.MeshStandardMaterial({ color: "#ff6d00", emissive: "#ff6d00", emissiveIntensity: 0.7 });
 const archGeoCache = {};
 
 function archGeometry() {
@@ -256,6 +258,10 @@ export class PalaceView {
   }
 
   _drawAnimals(palace) {
+    const key = JSON.stringify(palace.animals);
+    if (key === this.animalsKey) return;
+    this.animalsKey = key;
+    this.animals.traverse((o) => { if (o.geometry) o.geometry.dispose(); });   // their materials are shared
     this.animals.clear();
     const a = palace.animals;
     if (a.monkey) this.animals.add(this._monkey(a.monkey));
@@ -342,6 +348,7 @@ export class PalaceView {
   // ------------------------------------------------------------------ highlights and previews
   /** Clickable markers on studs: [{x, y, z, action, label}]. */
   setHighlights(studs) {
+    for (const m of this.highlights.children) m.material.dispose();      // each has its own (hover) colour
     this.highlights.clear();
     this.hovered = null;
     for (const s of studs || []) {
@@ -359,8 +366,7 @@ export class PalaceView {
   setMarker(cell) {
     this.marker.clear();
     if (cell) {
-      const ring = new THREE.Mesh(new THREE.TorusGeometry(0.55, 0.09, 10, 32),
-        new THREE.MeshStandardMaterial({ color: "#ff6d00", emissive: "#ff6d00", emissiveIntensity: 0.7 }));
+      const ring = new THREE.Mesh(markerGeo, markerMat);
       ring.rotation.x = Math.PI / 2;
       ring.position.set(cell.x + 0.5, (cell.z || 0) * BRICK_H + 0.12, cell.y + 0.5);
       this.marker.add(ring);
