@@ -16,7 +16,11 @@ def test_wheel_ships_the_configs_and_plays_a_game(tmp_path):
     for required in ("monkey_env/configs/cards.yaml", "monkey_env/configs/tray.yaml",
                      "monkey_env/configs/boards.yaml", "monkey_env/configs/catalogue.yaml",
                      "monkey_env/configs/maps/map4.yaml", "monkey_env/agents/random_agent.py",
-                     "monkey_env/agents/checkpoints/ppo_2p_map1.zip", "monkey_env/agents/checkpoints/ppo_jax.msgpack"):
+                     "monkey_env/agents/checkpoints/ppo_2p_map1.zip", "monkey_env/agents/checkpoints/ppo_jax.msgpack",
+                     # the browser app's pages and its vendored three.js, with the licence
+                     "monkey_env/apps/web/static/play.html", "monkey_env/apps/web/static/js/views/monkey_palace_3d.js",
+                     "monkey_env/apps/web/static/vendor/three/three.module.js",
+                     "monkey_env/apps/web/static/vendor/three/LICENSE"):
         assert required in names, f"{required} missing from the wheel"
     # Only monkey_env at the top level: no package named agents or experiments in site-packages.
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}

@@ -19,7 +19,7 @@ from monkey_env.agents.registry import BUILT_IN as AGENTS, known_names, make_age
 
 # Further subcommands, each in its own module with a register(subparsers) function.
 COMMAND_MODULES: list[str] = ["monkey_env.apps.arena.cli", "monkey_env.apps.play", "monkey_env.apps.balance.cli", "monkey_env.apps.evaluate",
-                               "monkey_env.apps.train", "monkey_env.apps.tune.cli"]
+                               "monkey_env.apps.train", "monkey_env.apps.tune.cli", "monkey_env.apps.web.cli"]
 
 
 def add_game_options(p: argparse.ArgumentParser, *, skip: tuple[str, ...] = ("reward_mode",)) -> None:

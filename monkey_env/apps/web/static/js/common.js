@@ -1,0 +1,56 @@
+// Small helpers shared by the pages: DOM building and the JSON API.
+
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== "") e.append(c instanceof Node ? c : String(c));
+  return e;
+}
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body && body.detail ? body.detail : `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+export async function api(path, { method = "GET", body = undefined, raw = false } = {}) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.body = raw ? body : JSON.stringify(body);
+    opts.headers["Content-Type"] = "application/json";
+  }
+  const r = await fetch(path, opts);
+  let data = null;
+  try { data = await r.json(); } catch (e) { data = null; }
+  if (!r.ok) throw new ApiError(r.status, data);
+  return data;
+}
+
+export function param(name, fallback = null) {
+  const v = new URLSearchParams(location.search).get(name);
+  return v === null ? fallback : v;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The per-game 3-D view and panels, by the state's ``game`` field (other games: 2-D views). */
+export async function viewsFor(game) {
+  if (game === "monkey_palace") {
+    return {
+      board: await import("/static/js/views/monkey_palace_3d.js"),
+      panel: await import("/static/js/views/monkey_palace_panel.js"),
+    };
+  }
+  throw new Error(`no browser view for the game ${game} yet`);
+}
+
+export function nav(active) {
+  const links = [["/", "Home"], ["/results", "Results"]];
+  return el("nav", {}, el("span", { class: "brand" }, "Monkey Palace"),
+    ...links.map(([href, label]) => el("a", { href, class: active === label ? "active" : null }, label)));
+}

@@ -1,0 +1,175 @@
+"""The browser app end to end in a real headless Chromium (Debian's package, driven by Playwright).
+
+One test plays a whole 2-player game against ``random`` through clicks only (the home page's
+form, studs in the 3-D view, shapes, piles, buttons) to the final scores; one opens the replay
+of that game and steps through it with the buttons and the arrow keys. Each screenshots the 3-D
+view and checks that it is not blank. WebGL runs on SwiftShader (software), so no GPU is needed.
+
+Chromium comes from ``apt-get install chromium`` (``.ci/run`` installs it when it is missing);
+without it these tests are skipped, saying so.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)")
+GL_FLAGS = ["--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--ignore-gpu-blocklist",
+            "--no-sandbox", "--disable-dev-shm-usage"]
+SHOTS = Path(os.environ.get("WEB_SCREENSHOTS", "out/web_test_screenshots"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import uvicorn
+
+    from monkey_env.apps.web.app import create_app
+
+    games = tmp_path_factory.mktemp("web_games")
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(games), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=GL_FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def played(server, browser):
+    """The game the play test finished: its id (the replay test opens it)."""
+    return {}
+
+
+def _page(browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 700})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, errors
+
+
+def _not_blank(page, name: str) -> float:
+    """Screenshot the 3-D view; the variance of its pixels' brightness (a blank view gives ~0)."""
+    from PIL import Image
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    png = page.locator("#view").screenshot(path=str(SHOTS / f"{name}.png"))
+    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("L"), float)
+    return float(pixels.var())
+
+
+def test_play_a_whole_game_against_random_by_clicks(server, browser, played):
+    page, errors = _page(browser)
+    page.goto(f"{server}/?botDelay=0&aa=0")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#opt-players", "2")
+    page.fill("#opt-seed", "3")
+    page.select_option("#seat-0", "human")
+    page.select_option("#seat-1", "bot:random")
+    page.click("#start")
+    page.wait_for_url("**/play?*")
+    page.wait_for_selector("body[data-ready='1']")
+    game_id = page.evaluate("new URLSearchParams(location.search).get('id')")
+    clicks = {"stud": 0, "shape": 0, "pile": 0, "button": 0}
+    for _ in range(400):                          # a 2-player game is about 50 decisions per seat
+        try:
+            page.wait_for_function("['ANCHOR','SHAPE','BUY','INSTANT','SLOT','MONKEY','FROG','GAME_OVER']"
+                                   ".includes(document.body.dataset.phase)", timeout=20000)
+        except Exception:
+            raise AssertionError(f"the bots did not hand the game back ({clicks}); the page says "
+                                 f"{page.locator('#message').inner_text()!r}; errors {errors}") from None
+        phase = page.evaluate("document.body.dataset.phase")
+        if phase == "GAME_OVER":
+            break
+        before = page.evaluate("document.body.dataset.decisions")
+        if phase in ("ANCHOR", "MONKEY"):
+            # Click a highlighted stud where the 3-D view draws it.
+            stud = page.evaluate("(() => { const s = window.mp.game.state.decision.studs; const t = s[s.length >> 1];"
+                                 " const p = window.mp.view.screenOf(t.x, t.y, t.z); return {...p, action: t.action}; })()")
+            assert stud["visible"], stud
+            page.mouse.click(stud["x"], stud["y"])
+            clicks["stud"] += 1
+        elif phase == "SHAPE":
+            shape = page.locator("#shapes button.shape").first
+            shape.hover()                          # the preview of the staircase in place
+            page.wait_for_function("window.mp.view.preview.children.length > 0")
+            shape.click()
+            clicks["shape"] += 1
+        elif phase == "BUY" and page.locator("#piles button.pile:not([disabled])").count():
+            page.locator("#piles button.pile:not([disabled])").first.click()
+            clicks["pile"] += 1
+        else:
+            page.locator("#buttons button.decision-button").first.click()
+            clicks["button"] += 1
+        try:
+            page.wait_for_function(f"document.body.dataset.decisions !== '{before}'", timeout=20000)
+        except Exception:
+            raise AssertionError(f"no move after a click in phase {phase} ({clicks}); the page says "
+                                 f"{page.locator('#message').inner_text()!r}; errors {errors}") from None
+    else:
+        pytest.fail("the game did not end within 400 clicks")
+    page.wait_for_selector("#final-scores")
+    shown = [int(v) for v in page.locator("#final-scores td[data-final-score]").all_inner_texts()]
+    state = page.evaluate("window.mp.game.state")
+    assert sorted(shown, reverse=True) == sorted(state["scores"], reverse=True)
+    assert state["game_over"] and clicks["stud"] > 5 and clicks["shape"] >= 1, clicks
+    assert _not_blank(page, "play_final") > 100
+    assert not errors, errors
+    played["id"] = game_id
+    page.close()
+
+
+def test_replay_steps_through_the_game(server, browser, played):
+    if "id" not in played:
+        pytest.skip("needs the game of the play test")
+    page, errors = _page(browser)
+    page.goto(f"{server}/replay?source=game&id={played['id']}&step=0&aa=0")
+    page.wait_for_selector("body[data-ready='1']")
+    steps = int(page.evaluate("document.body.dataset.steps"))
+    assert steps > 20
+    for k in range(1, 6):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.body.dataset.step === '{k}'")
+    page.click("#prev")
+    page.wait_for_function("document.body.dataset.step === '4'")
+    assert "step=4" in page.url and "step=4" in page.locator("#permalink").get_attribute("href")
+    page.keyboard.press("End")
+    page.wait_for_function(f"document.body.dataset.step === '{steps}'")
+    page.wait_for_selector("#final-scores")
+    assert _not_blank(page, "replay_final") > 100
+    # A position's link opens that position.
+    page.goto(f"{server}/replay?source=game&id={played['id']}&step=7")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("document.body.dataset.step") == "7"
+    assert not errors, errors
+    page.close()
