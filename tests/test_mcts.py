@@ -254,3 +254,14 @@ def test_the_search_finds_the_winning_staircase_of_the_last_turn(agent):
     assert finish_with_greedy(game, DARK).winners() == [0]
     assert finish_with_greedy(game, GOLD).winners() == [1]
     assert agent.act(game, game.legal_mask()) == GOLD
+
+
+# ===================================================================== evaluate's timing
+def test_evaluate_reports_seconds_per_decision_for_each_agent():
+    from monkey_env.apps.evaluate import evaluate
+
+    agents = {"first": RandomAgent(0), "second": RandomAgent(1)}
+    report = evaluate(["first", "second"], players=2, map=1, games=2, seed=0, batch=2, agents=agents, progress=False)
+    for name in ("first", "second"):
+        assert report["seconds_per_decision"][name] > 0
+        assert report["decisions"][name] > 1 and report["first_call_seconds"][name] > 0
