@@ -62,9 +62,10 @@ def plot_curve(csv_path: Path, png_path: Path, title: str = "") -> None:
         for key, colour in (("win_rate_vs_random", "#2a9d8f"), ("win_rate_vs_greedy", "#e76f51"),
                             ("win_rate_vs_best", "#264653")):
             y = np.array([float(r[key]) if r.get(key) not in ("", None) else np.nan for r in rows])
-            ax.plot(x, y, marker="o", ms=3, color=colour, label=key.replace("_", " "))
+            label = key.replace("_", " ") + (" so far" if key.endswith("best") else "")
+            ax.plot(x, y, marker="o", ms=3, color=colour, label=label)
         ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-        ax.set_ylim(0, 1)
+        ax.set_ylim(0, 1.04)
         ax.set_xlabel(x_label)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("win rate (seats alternated)")
