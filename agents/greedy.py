@@ -63,7 +63,7 @@ class GreedyAgent:
     # ------------------------------------------------------------ JAX engine
     def act_batch(self, jax_game, states, masks, key):
         del key  # deterministic
-        return _batch_policy(jax_game)[0](states, masks)
+        return _batch_policy(jax_game)(states, masks)
 
 
 # ================================================================ the reference scores
@@ -146,15 +146,16 @@ def _batch_policy(jg):
 
     @jax.jit
     def policy(states, masks):
-        scores = scores_of(states, masks)
-        return jnp.argmax(jnp.where(masks, scores, jnp.iinfo(jnp.int32).min), -1).astype(jnp.int32)
+        return greedy_choice(scores_of(states, masks), masks)
     return policy
 
 
 @cache
 def batch_scores(jg):
     """The greedy scores of every action for a batch, jit-compiled for one JaxGame:
-    (states, masks) -> (B, A) int32, meaningful where legal (the search agent's prior)."""
+    (states, masks) -> (B, A) int32, meaningful where legal (the search agent's prior, the JAX
+    PPO's derived inputs; traceable inside a caller's jit). The walks run only for rows with a
+    legal action at an anchor or shape decision."""
     import jax
     import jax.numpy as jnp
 
@@ -207,19 +208,8 @@ def batch_scores(jg):
                             live & (states.phase == Phase.SHAPE), st.n_shapes)
         return jax.vmap(other_scores)(states, cells, shapes)
 
-    @jax.jit
-    def policy(states, masks):
-        return greedy_choice(scores(states, masks), masks)
-
     assert L.size == NUM_CELLS + st.n_shapes + N_PILES + 1 + 2 + N_SLOTS + 1 + 2
-    return policy, scores
-
-
-def batch_scores(jg):
-    """A pure ``scores(states, masks) -> (B, A) int32``: greedy's score of every action of each
-    game's decision (meaningful where legal; the walks run only for rows with a legal action at
-    an anchor or shape decision). Traceable inside a caller's jit (the JAX trainer's features)."""
-    return _batch_policy(jg)[1]
+    return scores
 
 
 def greedy_choice(scores, masks):
