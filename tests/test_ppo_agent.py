@@ -107,14 +107,14 @@ def test_evaluate_reports_win_rates_with_intervals():
 
 def test_training_config_errors_name_the_field(tmp_path):
     bad = tmp_path / "bad.yaml"
-    bad.write_text("game: {players: 7}\nppo: {learning_rate: -1}\n")
+    bad.write_text("trainer: sb3\ngame: {players: 7}\nppo: {learning_rate: -1}\n")
     with pytest.raises(ConfigError, match="players") as e:
         load_config(bad)
     assert "ppo.learning_rate" in str(e.value)
-    bad.write_text("opponents: {random: 0, greedy: 0}\n")
+    bad.write_text("trainer: sb3\nopponents: {random: 0, greedy: 0}\n")
     with pytest.raises(ConfigError, match="opponent weights"):
         load_config(bad)
-    bad.write_text("colour: blue\n")
+    bad.write_text("trainer: sb3\ncolour: blue\n")
     with pytest.raises(ConfigError, match="colour"):
         load_config(bad)
     with pytest.raises(ConfigError, match="no such"):
