@@ -179,7 +179,7 @@ def greedy_prior_value(jax_game, turn_points: float = MCTSSettings.turn_points):
         phase = s.phase
         # cards the credits left still buy, greedy's order, one per pile (rules.buyable's test)
         top = s.pile_cards[jnp.arange(N_PILES), jnp.maximum(s.pile_len - 1, 0)]
-        cost, bananas = t.card_cost[top], t.card_bananas[top]
+        cost, bananas = t.card_cost[top], s.card_bananas[top]   # values are traced: read from the state
         open_ = rules.buyable(s._replace(credits=jnp.int32(1 << 20)))
         pref = buy_preference(bananas, cost)
 
@@ -197,14 +197,14 @@ def greedy_prior_value(jax_game, turn_points: float = MCTSSettings.turn_points):
         def trophy(kind):   # taken from another seat it also costs that seat its points
             held = s.holders[kind]
             return jnp.where(held == s.current, 0.0,
-                             t.trophy_points[kind] * jnp.where(held >= 0, 1.0 + 1.0 / others, 1.0))
+                             s.trophy_points[kind] * jnp.where(held >= 0, 1.0 + 1.0 / others, 1.0))
 
         built = (phase == Phase.BUY) | (phase == Phase.INSTANT) | (phase == Phase.SLOT)
         bonus = built & (s.max_stack >= st.bonus_min_stack) & (s.bonus_left > 0)
         monkey = built & (s.colour == Colour.GOLD)
         wins = jnp.where(s.options[OPT_BUTTERFLY_OVERALL], s.highest_overall, s.highest_of_colour)
         butterfly = (built | (phase == Phase.MONKEY)) & s.options[OPT_BUTTERFLY] & wins
-        pending = (bonus * st.bonus_points + monkey * trophy(MONKEY) + butterfly * trophy(BUTTERFLY))
+        pending = (bonus * s.bonus_points + monkey * trophy(MONKEY) + butterfly * trophy(BUTTERFLY))
         at_staircase = (phase == Phase.ANCHOR) | (phase == Phase.SHAPE)
         return jnp.where(at_staircase, best_staircase, jnp.where(phase == Phase.BUY, cards, 0) + pending)
 
