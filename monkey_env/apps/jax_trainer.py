@@ -39,8 +39,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from monkey_env.agents.greedy import batch_scores, greedy_choice
 from monkey_env.agents.palace_network import (
-    CompactInputs, PalaceNet, compact_inputs, dummy_inputs, masked_entropy, masked_log_softmax, masked_logits,
+    CompactInputs, compact_inputs, masked_entropy, masked_log_softmax, masked_logits,
 )
+from monkey_env.agents.ppo_jax import build_network, init_params
 from monkey_env.agents.random_agent import random_legal_actions
 from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS
 from monkey_env.monkey_palace.options import GameOptions
@@ -188,6 +189,12 @@ def per_seat_advantages(rewards, values, actors, dones, gamma: float, lam: float
     return adv, targets, known
 
 
+def win_shares(jax_game, states):
+    """(B, 4) float32: each seat's share of the win (1/k to each of k tied winners, 0 to the rest)."""
+    first = jax_game._places(states) == 1
+    return first / jnp.maximum(first.sum(1, keepdims=True), 1)
+
+
 def shaped_rewards(jax_game, before, after, reward_scale: float, win_bonus: float):
     """(B, 4) float32: each seat's zero-sum Banana Point change, scaled, and the win bonus at the end."""
     players = after.players
@@ -195,9 +202,7 @@ def shaped_rewards(jax_game, before, after, reward_scale: float, win_bonus: floa
     deltas = jnp.where(seat_in, after.rewards, 0.0)
     others = (deltas.sum(1, keepdims=True) - deltas) / (players[:, None] - 1)
     zero_sum = jnp.where(seat_in, deltas - others, 0.0) * reward_scale
-    places = jax_game._places(after)
-    first = places == 1
-    share = first / jnp.maximum(first.sum(1, keepdims=True), 1)
+    share = win_shares(jax_game, after)
     ended = (after.terminated & ~before.terminated)[:, None]
     bonus = jnp.where(ended & seat_in, win_bonus * (share - 1.0 / players[:, None]), 0.0)
     return (zero_sum + bonus).astype(jnp.float32)
@@ -238,8 +243,7 @@ class Trainer:
         c = config.ppo
         base = config.games.options
         self.jg = jax_game or jax_game_for(base)
-        self.net = PalaceNet(n_shapes=self.jg.static.n_shapes, n_actions=self.jg.num_actions,
-                             **config.network.model_dump())
+        self.net = build_network(self.jg, config.network.model_dump())
         settings = [base.replace(players=p, map=m) for p in config.games.players for m in config.games.maps]
         self.settings = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *[self.jg.params(o) for o in settings])
         self.n_settings = len(settings)
@@ -261,7 +265,7 @@ class Trainer:
 
     # ------------------------------------------------------------ set-up
     def init_params(self, key):
-        return self.net.init(key, dummy_inputs(self.jg, 1))
+        return init_params(self.jg, self.config.network.model_dump(), key)
 
     def init(self, key, params=None) -> Runner:
         key, k_net, k_games = jax.random.split(key, 3)
@@ -460,9 +464,7 @@ class Trainer:
             return self.jg.batch_step(states, action), key, n + 1
 
         states, _, _ = jax.lax.while_loop(cond, body, (states, k_play, jnp.int32(0)))
-        places = self.jg._places(states)
-        first = places == 1
-        share = first / jnp.maximum(first.sum(1, keepdims=True), 1)
+        share = win_shares(self.jg, states)
         return jnp.sum(jnp.where(learner, share, 0.0)) / games
 
 
