@@ -32,7 +32,7 @@ def _count(tree) -> int:
 def bench_jax_trainer(cfg, iterations: int = 3) -> dict:
     import jax
 
-    from monkey_env.apps.jax_trainer import make_train
+    from monkey_env.apps.jax_trainer import RANDOM, make_train
 
     trainer = make_train(cfg)
     runner = trainer.init(jax.random.PRNGKey(cfg.seed))
@@ -43,7 +43,7 @@ def bench_jax_trainer(cfg, iterations: int = 3) -> dict:
     compile_s = time.perf_counter() - t0
 
     rollout = jax.jit(trainer._rollout)
-    random_learner = runner._replace(opponent=runner.opponent * 0 + 3, learner=runner.learner & False)
+    random_learner = runner._replace(opponent=jax.numpy.full_like(runner.opponent, RANDOM), learner=runner.learner & False)
     t0 = time.perf_counter()
     jax.block_until_ready(rollout(runner, fresh)[1].action)
     jax.block_until_ready(rollout(random_learner, fresh)[1].action)
