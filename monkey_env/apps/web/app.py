@@ -30,7 +30,9 @@ from monkey_env.agents.registry import known_names, make_agent
 from monkey_env.apps.web.store import GameStore, Session, StoreError, UnknownGame, new_id, now, write_json_atomic
 
 STATIC = Path(__file__).parent / "static"
-GAME_MODULES = {"monkey_palace": "monkey_env.apps.web.monkey_palace_web"}
+GAME_MODULES = {"monkey_palace": "monkey_env.apps.web.monkey_palace_web",
+                "shadow_theater": "monkey_env.apps.web.shadow_theater_web",
+                "forbidden_city": "monkey_env.apps.web.forbidden_city_web"}
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024          # a record is a few kB, a save some tens of kB
 RECORD_ID_CHARS = 32
 PAGES = ("play", "replay", "results")
@@ -54,9 +56,10 @@ def game_module(name: str):
     return importlib.import_module(GAME_MODULES[name])
 
 
-def agent_names() -> list[str]:
-    """The agents a bot seat may be: the registry's built-in names (never an import path)."""
-    return known_names()
+def agent_names(game: str = "monkey_palace") -> list[str]:
+    """The agents a bot seat of ``game`` may be: the registry's built-in names for that game
+    (never an import path)."""
+    return known_names(game)
 
 
 class _LRU:
@@ -119,7 +122,8 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
     def bot(s: Session, seat: int):
         if seat not in s.bots:
             spec = s.seats[seat]
-            s.bots[seat] = make_agent(spec["agent"], seed=int(spec["seed"]) + 1000 * len(s.game.history))
+            s.bots[seat] = make_agent(spec["agent"], seed=int(spec["seed"]) + 1000 * len(s.game.history),
+                                      game=s.game_name)
         return s.bots[seat]
 
     # ------------------------------------------------------------------ meta
@@ -128,7 +132,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         games = []
         for name in GAME_MODULES:
             m = game_module(name)
-            games.append({"name": name, "title": m.TITLE, "options": m.options_schema()})
+            games.append({"name": name, "title": m.TITLE, "options": m.options_schema(), "agents": agent_names(name)})
         return {"games": games, "agents": agent_names(), "arena": db_path is not None,
                 "balance": bool(reports and (reports / "balance" / "report.html").is_file())}
 
@@ -153,7 +157,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         if not isinstance(raw_seats, list) or len(raw_seats) != players:
             raise ApiError(422, "bad_seats", f"seats must list {players} seats, one per player")
         seats = []
-        known = agent_names()
+        known = agent_names(name)
         for i, seat in enumerate(raw_seats):
             kind = seat.get("kind") if isinstance(seat, dict) else None
             if kind == "human":
