@@ -133,6 +133,8 @@ def state(game: Game, *, decision: bool = True) -> dict:
         "reserve": {"monkeys": r[MONKEYS], "jade": r[JADE], "peaches": r[PEACHES], "cards": len(g.deck)},
         "discard": [_card(g, c) for c in g.discard], "exhausted": g.exhausted(), "players": players,
         "round_log": [dict(e) for e in g.round_log], "scores": g.scores(),
+        # Where each kind of action starts in the flat action space (the board marks a move's location).
+        "layout": {"play": PLAY, "place": PLACE, "collect": COLLECT, "king": KING, "keep": KEEP, "pass": PASS},
     }
     if over:
         out["places"] = g.places()

@@ -100,7 +100,7 @@ function hiddenSeats(g) {
 function showFlat(g) {
   current = g;
   const st = g.state, d = st.decision, mine = humanToMove(), hidden = hiddenSeats(g);
-  view.render(st, { mine, hidden, controls: $("extra") });
+  view.render(st, { mine, hidden, controls: $("extra"), move: g.move || null });
   $("status").textContent = views.panel.statusLine(st, g.seats);
   views.panel.renderPlayers($("players"), st, g.seats, { hidden });
   views.panel.renderTray($("tray"), st);

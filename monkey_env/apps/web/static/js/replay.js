@@ -33,7 +33,7 @@ function render(r, animate) {
   step = r.step; steps = r.steps; moves = r.moves;
   const f = r.frame;
   if (views.flat) {
-    view.render(f, { mine: false, hidden: [] });      // a replay shows every hand
+    view.render(f, { mine: false, hidden: [], move: f.move });      // a replay shows every hand
   } else {
     view.setPalace(f.palace, { animate, duration: 300 });
     view.setMarker(f.turn.anchor ? { x: f.turn.anchor[0], y: f.turn.anchor[1], z: 0 } : null);

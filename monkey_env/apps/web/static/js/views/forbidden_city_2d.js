@@ -199,7 +199,7 @@ export class BoardView {
       btn.append(tileIcon(face, { owner: colours[d.seat], size: 58 }));
       const cap = document.createElement("div");
       cap.className = "small";
-      cap.textContent = `${t * 90}° · ${count[t]} cell${count[t] === 1 ? "" : "s"}`;
+      cap.append(`${t * 90}°`, document.createElement("br"), `${count[t]} cell${count[t] === 1 ? "" : "s"}`);
       btn.append(cap);
       btn.addEventListener("click", () => this.setTurns(t));
       row.append(btn);

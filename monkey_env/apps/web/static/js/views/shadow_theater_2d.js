@@ -59,8 +59,8 @@ function cardShape(x, y, w, h, card, { back = false, playable = false, onClick =
       "stroke-width": playable ? 3.5 : 1 }),
     s("rect", { x, y, width: w, height: 14, rx: 5, fill: LOCATION_COLOURS[card.location] }),
     s("text", { x: x + w / 2, y: y + 11, "text-anchor": "middle", "font-size": 9, fill: "#fff", "font-weight": 700 }, card.location),
-    lines(x + w / 2, y + 29, wrap(card.name, 11).slice(0, 2), { size: 10.5, weight: 700, fill: "#2a1d12" }),
-    lines(x + w / 2, y + 58, wrap(cardWords(card), 13).slice(0, 3), { size: 8.5, fill: "#5d4b3c" }),
+    lines(x + w / 2, y + 29, wrap(card.name, 9).slice(0, 2), { size: 10.5, weight: 700, fill: "#2a1d12" }),
+    lines(x + w / 2, y + 58, wrap(cardWords(card), 12).slice(0, 3), { size: 8.5, gap: 1.3, fill: "#5d4b3c" }),
     s("text", { x: x + w - 5, y: y + h - 5, "text-anchor": "end", "font-size": 9.5, fill: "#2a1d12", "font-weight": 600 },
       `${card.points} pt${card.points === 1 ? "" : "s"}`));
   if (onClick) g.addEventListener("click", onClick);
@@ -78,6 +78,14 @@ function scrollShape(x, y, w, h, scroll, { choice = null, onClick = null, faint 
   return g;
 }
 
+/** The location (0-2) a move happened at, or -1 (a card, a scroll, a pass). */
+function moveLocation(layout, action) {
+  for (const kind of ["place", "collect", "king"]) {
+    if (action >= layout[kind] && action < layout[kind] + 3) return action - layout[kind];
+  }
+  return -1;
+}
+
 export class BoardView {
   constructor(container, { onAction = null } = {}) {
     this.container = container;
@@ -86,7 +94,7 @@ export class BoardView {
 
   /** Draw a state; ``mine``: the decision is a person's (its choices are clickable);
    *  ``hidden``: seats whose hand is shown face down. */
-  render(state, { mine = false, hidden = [] } = {}) {
+  render(state, { mine = false, hidden = [], move = null } = {}) {
     const svg = board(this.container, `0 0 ${W} ${H}`);
     this.svg = svg;
     const d = mine ? state.decision : null;
@@ -137,13 +145,20 @@ export class BoardView {
       }
       svg.append(g);
     });
+    // The last move's location, marked (the bots' moves are shown one by one).
+    const at = move ? moveLocation(state.layout, move.action) : -1;
+    if (at >= 0) {
+      svg.append(s("rect", { x: 10 + at * 248 - 4, y: 4, width: 244, height: 230, rx: 15, fill: "none", stroke: SEAT_COLOURS[move.seat],
+        "stroke-width": 5, "stroke-dasharray": "12 6", class: "last-move", "pointer-events": "none" }));
+    }
     // The reserve.
     const r = state.reserve;
     const res = s("g", { class: "reserve" }, s("text", { x: 14, y: 262, "font-size": 14, fill: "#fff", "font-weight": 700 }, "Reserve"));
     [["monkeys", r.monkeys], ["jade", r.jade], ["peaches", r.peaches], ["cards", r.cards]].forEach(([k, n], i) =>
       res.append(counter(90 + i * 80, 266, k, n, { size: 18, fill: state.exhausted.includes(k === "cards" ? "weapon cards" : k) ? "#ff8a80" : "#fff" })));
-    res.append(s("text", { x: 420, y: 262, "font-size": 12, fill: "#d8cfe6" },
-      `${state.discard.length} card${state.discard.length === 1 ? "" : "s"} played this round · first to ${state.lanterns_to_win} Lanterns wins`));
+    res.append(s("text", { x: 420, y: 262, "font-size": 12, fill: move ? "#ffe08a" : "#d8cfe6", class: "caption" },
+      move ? `Last: seat ${move.seat + 1} ${move.label.replace(/ \(card \d+, .*\)$/, "")}`.slice(0, 58)
+        : `${state.discard.length} card${state.discard.length === 1 ? "" : "s"} played this round · first to ${state.lanterns_to_win} Lanterns wins`));
     svg.append(res);
     // The two seats.
     state.players.forEach((p, seat) => {
