@@ -156,8 +156,8 @@ export class BoardView {
     const res = s("g", { class: "reserve" }, s("text", { x: 14, y: 262, "font-size": 14, fill: "#fff", "font-weight": 700 }, "Reserve"));
     [["monkeys", r.monkeys], ["jade", r.jade], ["peaches", r.peaches], ["cards", r.cards]].forEach(([k, n], i) =>
       res.append(counter(90 + i * 80, 266, k, n, { size: 18, fill: state.exhausted.includes(k === "cards" ? "weapon cards" : k) ? "#ff8a80" : "#fff" })));
-    res.append(s("text", { x: 420, y: 262, "font-size": 12, fill: move ? "#ffe08a" : "#d8cfe6", class: "caption" },
-      move ? `Last: seat ${move.seat + 1} ${move.label.replace(/ \(card \d+, .*\)$/, "")}`.slice(0, 58)
+    res.append(s("text", { x: 750, y: 262, "font-size": 11.5, "text-anchor": "end", fill: move ? "#ffe08a" : "#d8cfe6", class: "caption" },
+      move ? `Last: seat ${move.seat + 1}: ${move.label.replace(/ \(card \d+, .*\)$/, "")}`.slice(0, 62)
         : `${state.discard.length} card${state.discard.length === 1 ? "" : "s"} played this round · first to ${state.lanterns_to_win} Lanterns wins`));
     svg.append(res);
     // The two seats.
