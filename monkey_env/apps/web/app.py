@@ -3,8 +3,10 @@
 ``create_app(games_dir, db=None, reports_dir=None)`` returns the FastAPI application;
 ``monkey-palace serve`` runs it under uvicorn (monkey_env.apps.web.cli). docs/WEB.md describes
 every route. Each game is handled by its game's web module (``GAME_MODULES``, by the same name as
-``--game``): Monkey Palace's is monkey_env.apps.web.monkey_palace_web; a page draws a game with
-the view named by the state's ``game`` field (static/js/views/).
+``--game``): monkey_palace_web, shadow_theater_web, forbidden_city_web (same functions: options
+schema, new game, state with the decision, records, replay frames); a page draws a game with
+the view named by the state's ``game`` field (static/js/views/: Monkey Palace in 3-D, the
+others in 2-D SVG). A bot seat takes the agents the registry has for that game.
 
 Requests for one game are served one at a time (its session lock); a move carries the number of
 decisions the client has seen (``expect``), so a move made from a stale tab is refused rather
