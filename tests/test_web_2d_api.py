@@ -225,3 +225,26 @@ def test_three_and_four_players_of_forbidden_city_and_the_advanced_side(client):
         st = r.json()["state"]
         assert [p["colour"] for p in st["players"]] == CityGame.from_options(
             ForbiddenCityOptions(players=players)).data.seat_colours(players)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_arena_game_of_the_game_replays_to_its_recorded_scores(tmp_path, game):
+    from monkey_env.apps.arena.results import Results
+    from monkey_env.apps.arena.runner import plan_tournament, run_tournament
+
+    db_path = tmp_path / "arena.sqlite"
+    db = Results(db_path)
+    plan = plan_tournament(["random", "greedy"], players=2, map="-", options={}, games=1, seed=3,
+                           engine="reference", game=game)
+    tour, _ = run_tournament(db, plan, workers=1, progress=False)
+    row = db.games(tour.id)[-1]
+    db.close()
+    client = TestClient(create_app(tmp_path / "games", db=db_path))
+    replay = client.get(f"/api/replays/arena/{tour.id}-{row['game_index']}")
+    assert replay.status_code == 200, replay.text
+    r = replay.json()
+    assert r["game"] == game and r["frame"]["scores"] == row["scores"] and r["seats"] == row["seats"]
+    assert r["steps"] == row["decisions"]
+    listed = client.get("/api/arena")                              # the results page lists it
+    assert listed.status_code == 200
+    assert {g["game_index"]: g["scores"] for g in listed.json()["tournaments"][0]["games"]}[row["game_index"]] == row["scores"]

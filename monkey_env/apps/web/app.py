@@ -336,6 +336,9 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         if row["engine"] != "reference":
             raise ApiError(422, "not_replayable", "this game was played on the JAX engine, whose deals and batched "
                            "agents the reference engine does not reproduce; replays are of reference-engine games")
+        name = tour.config.get("game", "monkey_palace")
+        if name != "monkey_palace":
+            return other_arena_record(name, tour, tid, index, row)
         module = game_module("monkey_palace")
         options = module.make_options({"players": row["players"], "map": row["map"], "seed": row["seed"],
                                        **{k: v for k, v in row["options"].items() if k in module.WEB_OPTIONS}})
@@ -346,6 +349,25 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
             raise ApiError(422, "not_replayable", f"replaying gives scores {summary['scores']}, the database says "
                            f"{row['scores']} (another agent version?)")
         return "monkey_palace", game.record(), f"arena game {tid}-{index}", list(row["seats"])
+
+    def other_arena_record(name: str, tour, tid: int, index: int, row: dict):
+        """An arena game of another game, played again on its reference engine (as arena.games does)."""
+        from monkey_env.apps.any_game import play_one
+        from monkey_env.apps.arena.games import derived_seed
+        from monkey_env.games import game_spec
+
+        game_module(name)                                     # a game this app shows
+        if row["options"].get("config_dir") is not None:
+            raise ApiError(422, "not_replayable", "this tournament used edited game data (config_dir)")
+        spec = game_spec(name)
+        options = spec.load("options")(players=row["players"], seed=int(row["seed"]), **row["options"])
+        agents = [make_agent(agent, seed=derived_seed(tour.config["seed"], index, seat), game=name)
+                  for seat, agent in enumerate(row["seats"])]
+        game, _ = play_one(spec, options, agents)
+        if game.scores() != row["scores"]:
+            raise ApiError(422, "not_replayable", f"replaying gives scores {game.scores()}, the database says "
+                           f"{row['scores']} (another agent version?)")
+        return name, game.record(), f"arena game {tid}-{index}", list(row["seats"])
 
     @app.get("/api/arena")
     def arena():
