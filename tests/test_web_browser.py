@@ -282,6 +282,7 @@ def test_shadow_theater_a_whole_game_by_clicks_and_its_replay(server, browser, p
             page.reload()
             page.wait_for_selector("body[data-ready='1']")
             assert page.evaluate("document.body.dataset.decisions") == decisions
+            page.wait_for_function(f"document.querySelectorAll('#log li').length === {int(decisions)}")
     else:
         pytest.fail(f"the game did not end within 300 clicks ({clicks})")
     assert clicks.get("scroll", 0) >= 1 and clicks.get("place", 0) > 5 and clicks.get("card", 0) >= 1, clicks

@@ -185,6 +185,12 @@ async function main() {
     view = new views.board.BoardView($("view"), { onAction: send });
     window.mp = { view, send, get game() { return current; } };       // for tests and the console
     show(g);
+    if (g.state.decisions) {                  // a resumed game: its moves so far in the log
+      try {
+        const r = await api(`/api/replays/game/${gameId}?step=0`);
+        if (!$("log").childElementCount) for (const m of r.moves) logMove(m, g.seats);
+      } catch (e) { /* the log stays empty; the game plays on */ }
+    }
     document.body.dataset.ready = "1";
     runBots();
     return;
