@@ -26,7 +26,7 @@ NAME = "shadow_theater"
 TITLE = "The Shadow Theater"
 WEB_OPTIONS = ("players", "seed")
 PHASES = {DRAFT: "DRAFT", TURN: "TURN", KING_MOVE: "KING_MOVE", OVER: "GAME_OVER"}
-PHASE_WORDS = {DRAFT: "keep one of your two Scroll tiles", TURN: "play weapon cards, then place a monkey or collect",
+PHASE_WORDS = {DRAFT: "keep one of your two Scroll tiles", TURN: "play cards (if any), then place or collect",
                KING_MOVE: "move the Monkey King", OVER: "nothing: the game is over"}
 TITLES = {"lair": "Dragon's Lair", "palace": "Emperor's Palace", "garden": "Celestial Garden"}
 
