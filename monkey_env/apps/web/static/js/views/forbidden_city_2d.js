@@ -8,7 +8,7 @@
 // choices come from the server (forbidden_city_web.py): the legal (cell, rotation) pairs and
 // the empty cells next to the city, where a click that the rules refuse is explained.
 
-import { board, s, tip } from "/static/js/views/svg.js";
+import { board, clickable, s, tip } from "/static/js/views/svg.js";
 
 export const FLOOR = { green: ["#5e9c4c", "#b9d8ad"], pink: ["#d9668c", "#f2c4d3"], white: ["#bdb5a0", "#f6f3ea"],
   palace: ["#d4a017", "#d4a017"], garden: ["#2f5d34", "#2f5d34"] };
@@ -172,13 +172,16 @@ export class BoardView {
       const cell = s("rect", { x: x * U + 4, y: y * U + 4, width: U - 8, height: U - 8, rx: 8, class: cls, "data-target": `${x},${y}`,
         "data-action": action, fill: now ? "#2e9d5a33" : "#ffffff22", stroke: now ? "#1f7a43" : here ? "#c8902a" : "#9a8f7a",
         "stroke-width": now ? 5 : 3, "stroke-dasharray": now ? null : "8 6" }, tip(words));
-      cell.addEventListener("mouseenter", () => {
+      const show = () => {
         preview.replaceChildren(tileShape(face, x * U, y * U, { owner: colours[d.seat], opacity: now ? 0.85 : 0.45 }),
           s("rect", { x: x * U + 2, y: y * U + 2, width: U - 4, height: U - 4, fill: "none", stroke: now ? "#1b6fd1" : "#b3261e",
             "stroke-width": 5 }));
-      });
+      };
+      cell.addEventListener("mouseenter", show);
+      cell.addEventListener("focus", show);
       cell.addEventListener("mouseleave", () => preview.replaceChildren());
-      cell.addEventListener("click", () => { if (this.onAction) this.onAction(action); });
+      cell.addEventListener("blur", () => preview.replaceChildren());
+      clickable(cell, () => { if (this.onAction) this.onAction(action); }, words);
       svg.append(cell);
     }
     svg.append(preview);

@@ -4,7 +4,7 @@
 // the King there), a location's monkeys (collect them), a card of the hand (play it), a Scroll
 // tile drawn (keep it). Everything comes from the server's state (shadow_theater_web.py).
 
-import { board, lines, s, tip, wrap } from "/static/js/views/svg.js";
+import { board, clickable, lines, s, tip, wrap } from "/static/js/views/svg.js";
 
 export const LOCATION_COLOURS = { lair: "#b23a48", palace: "#c8902a", garden: "#4f9d69" };
 export const SEAT_COLOURS = ["#2b6cb0", "#805ad5"];
@@ -63,7 +63,7 @@ function cardShape(x, y, w, h, card, { back = false, playable = false, onClick =
     lines(x + w / 2, y + 58, wrap(cardWords(card), 12).slice(0, 3), { size: 8.5, gap: 1.3, fill: "#5d4b3c" }),
     s("text", { x: x + w - 5, y: y + h - 5, "text-anchor": "end", "font-size": 9.5, fill: "#2a1d12", "font-weight": 600 },
       `${card.points} pt${card.points === 1 ? "" : "s"}`));
-  if (onClick) g.addEventListener("click", onClick);
+  if (onClick) clickable(g, onClick, playable ? playable.label : null);
   return g;
 }
 
@@ -74,7 +74,7 @@ function scrollShape(x, y, w, h, scroll, { choice = null, onClick = null, faint 
     s("rect", { x, y, width: w, height: h, rx: 8, fill: "#f3e2b3", stroke: choice ? "#ffd23f" : "#8a6d2f", "stroke-width": choice ? 3.5 : 1.2 }),
     lines(x + w / 2, y + 17, wrap(scroll.name, Math.floor(w / 7)).slice(0, 1), { size: 12, weight: 700, fill: "#4a3510" }),
     lines(x + w / 2, y + 34, wrap(scroll.words, Math.floor(w / 5.6)).slice(0, 2), { size: 10.5, fill: "#4a3510" }));
-  if (onClick) g.addEventListener("click", onClick);
+  if (onClick) clickable(g, onClick, choice ? choice.label : null);
   return g;
 }
 
@@ -127,9 +127,9 @@ export class BoardView {
           sp.append(tip(target.label));
           sp.append(s("text", { x: cx, y: cy + 5, "text-anchor": "middle", "font-size": 12, fill: "#ffd23f", "font-weight": 700 },
             kingTo ? "King" : "+"));
-          sp.addEventListener("click", act(target));
+          clickable(sp, act(target), target.label);
         }
-        if (what === "monkey" && collect) { sp.append(tip(collect.label)); sp.addEventListener("click", act(collect)); }
+        if (what === "monkey" && collect) { sp.append(tip(collect.label)); sp.addEventListener("click", act(collect)); }   // the button below is the focusable one
         g.append(sp);
       });
       if (collect) {
@@ -137,7 +137,7 @@ export class BoardView {
           s("rect", { x: x + 48, y: y + 172, width: w - 96, height: 32, rx: 8, fill: "#fff8e1", stroke: "#ffd23f", "stroke-width": 2.5 }),
           s("text", { x: x + w / 2, y: y + 193, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#5a3b00" },
             `collect ${collect.monkeys} monke${collect.monkeys === 1 ? "y" : "ys"}`));
-        b.addEventListener("click", act(collect));
+        clickable(b, act(collect), collect.label);
         g.append(b);
       } else {
         g.append(s("text", { x: x + w / 2, y: y + 194, "text-anchor": "middle", "font-size": 12, fill: "#ffffffcc" },

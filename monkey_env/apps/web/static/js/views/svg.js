@@ -44,3 +44,15 @@ export function board(container, viewBox) {
   if (old) old.replaceWith(svg); else container.append(svg);
   return svg;
 }
+
+/** Make an SVG element a button: click, or Enter / Space when focused (Tab reaches it). */
+export function clickable(e, onClick, label = null) {
+  e.setAttribute("tabindex", "0");
+  e.setAttribute("role", "button");
+  if (label) e.setAttribute("aria-label", label);
+  e.addEventListener("click", onClick);
+  e.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); onClick(ev); }
+  });
+  return e;
+}
