@@ -360,9 +360,12 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         if row["options"].get("config_dir") is not None:
             raise ApiError(422, "not_replayable", "this tournament used edited game data (config_dir)")
         spec = game_spec(name)
-        options = spec.load("options")(players=row["players"], seed=int(row["seed"]), **row["options"])
-        agents = [make_agent(agent, seed=derived_seed(tour.config["seed"], index, seat), game=name)
-                  for seat, agent in enumerate(row["seats"])]
+        try:
+            options = spec.load("options")(players=row["players"], seed=int(row["seed"]), **row["options"])
+            agents = [make_agent(agent, seed=derived_seed(tour.config["seed"], index, seat), game=name)
+                      for seat, agent in enumerate(row["seats"])]
+        except ValueError as e:                                # options or an agent this build lacks
+            raise ApiError(422, "not_replayable", f"this game cannot be played again here: {e}") from None
         game, _ = play_one(spec, options, agents)
         if game.scores() != row["scores"]:
             raise ApiError(422, "not_replayable", f"replaying gives scores {game.scores()}, the database says "
