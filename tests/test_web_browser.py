@@ -1,9 +1,11 @@
 """The browser app end to end in a real headless Chromium (Debian's package, driven by Playwright).
 
-One test plays a whole 2-player game against ``random`` through clicks only (the home page's
-form, studs in the 3-D view, shapes, piles, buttons) to the final scores; one opens the replay
-of that game and steps through it with the buttons and the arrow keys. Each screenshots the 3-D
-view and checks that it is not blank. WebGL runs on SwiftShader (software), so no GPU is needed.
+One test plays a whole 2-player game of Monkey Palace against ``random`` through clicks only (the
+home page's form, studs in the 3-D view, shapes, piles, buttons) to the final scores; one opens
+the replay of that game and steps through it with the buttons and the arrow keys. Two more do the
+same for The Shadow Theater and Forbidden City on their 2-D (SVG) boards, each a whole game by
+clicks and then its replay, on the same server and browser. Each screenshots the board and checks
+that it is not blank. WebGL runs on SwiftShader (software), so no GPU is needed.
 
 Chromium comes from ``apt-get install chromium`` (``.ci/run`` installs it when it is missing);
 without it these tests are skipped, saying so.
