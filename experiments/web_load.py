@@ -1,12 +1,15 @@
 """Load check of the browser app: many simulated players making moves through the API at once.
 
     nice -n 10 python -m experiments.web_load [--players 50] [--seconds 60]
+                                              [--games monkey_palace,shadow_theater,forbidden_city]
 
 Starts ``monkey-palace serve`` (one uvicorn process) on a free port of 127.0.0.1 with a fresh games
 folder, then runs ``--players`` simulated players concurrently for ``--seconds``: each starts a
-2-player game against ``random``, makes its seat's decisions (a random legal choice: stud, shape,
-pile or button, sent with the number of decisions it has seen), asks the bot for its moves, and
-starts a new game when one ends. Every loop is bounded (a deadline and a maximum of requests).
+2-player game against ``random`` (player i plays the i-th of ``--games``, in turn; default Monkey
+Palace only), makes its seat's decisions (a random legal choice among those the page offers: stud,
+shape, pile or button; card, space, scroll; cell and rotation; sent with the number of decisions
+it has seen), asks the bot for its moves, and starts a new game when one ends. Every loop is
+bounded (a deadline and a maximum of requests).
 
 At the end every game is read back from the server and from its file: the number of decisions
 each holds must equal the number of moves its player saw accepted ("no lost move"). Prints the
@@ -40,12 +43,15 @@ def _free_port() -> int:
 
 
 def _choice(state: dict, rng: random.Random) -> int:
+    """A random legal choice among every group of the decision (each game groups its own)."""
     d = state["decision"]
-    options = d["studs"] + d["shapes"] + [p for p in state["piles"] if p["legal"]] + d["buttons"]
+    options = [c for group in d.values() if isinstance(group, list) for c in group
+               if isinstance(c, dict) and "action" in c]
+    options += [p for p in state.get("piles", []) if p["legal"]]          # Monkey Palace's piles
     return rng.choice(options)["action"]
 
 
-async def player(index: int, client: httpx.AsyncClient, deadline: float, stats: dict) -> None:
+async def player(index: int, client: httpx.AsyncClient, deadline: float, stats: dict, game: str) -> None:
     rng = random.Random(index)
 
     async def call(kind: str, method: str, url: str, body=None) -> dict | None:
@@ -63,7 +69,7 @@ async def player(index: int, client: httpx.AsyncClient, deadline: float, stats: 
 
     requests = 0
     while time.monotonic() < deadline and requests < MAX_REQUESTS_PER_PLAYER:
-        g = await call("new", "POST", "/api/games", {"options": {"players": 2, "seed": rng.randrange(10 ** 6)},
+        g = await call("new", "POST", "/api/games", {"game": game, "options": {"players": 2, "seed": rng.randrange(10 ** 6)},
                                                       "seats": [{"kind": "human"}, {"kind": "bot", "agent": "random"}]})
         requests += 1
         if g is None:
@@ -89,12 +95,12 @@ async def player(index: int, client: httpx.AsyncClient, deadline: float, stats: 
         stats["finished"] += int(g["state"]["game_over"])
 
 
-async def run(base: str, players: int, seconds: float) -> dict:
+async def run(base: str, players: int, seconds: float, games: list[str]) -> dict:
     stats = {"times": {}, "errors": [], "games": {}, "moves": 0, "finished": 0}
     limits = httpx.Limits(max_connections=players + 5, max_keepalive_connections=players + 5)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
         deadline = time.monotonic() + seconds
-        await asyncio.gather(*(player(i, client, deadline, stats) for i in range(players)))
+        await asyncio.gather(*(player(i, client, deadline, stats, games[i % len(games)]) for i in range(players)))
         # No lost move: the server and the file hold exactly the decisions each player saw accepted.
         for gid, accepted in stats["games"].items():
             r = await client.get(f"/api/games/{gid}")
@@ -113,6 +119,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--games", default="monkey_palace", help="comma-separated games the players play, in turn")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     games_dir = Path(tempfile.mkdtemp(prefix="web_load_"))
@@ -132,7 +139,7 @@ def main() -> int:
                 raise SystemExit(f"the server stopped: {server.stderr.read().decode()[-2000:]}")
             time.sleep(0.1)
         t0 = time.monotonic()
-        stats = asyncio.run(run(base, args.players, args.seconds))
+        stats = asyncio.run(run(base, args.players, args.seconds, args.games.split(",")))
         wall = time.monotonic() - t0
     finally:
         server.terminate()
@@ -144,7 +151,7 @@ def main() -> int:
             stats["errors"].append(f"game {gid}: the file holds {len(saved['record']['actions'])} decisions, {accepted} accepted")
     every = [t for ts in stats["times"].values() for t in ts]
     report = {
-        "players": args.players, "seconds": round(wall, 1), "requests": len(every), "moves": stats["moves"],
+        "players": args.players, "games_played": args.games, "seconds": round(wall, 1), "requests": len(every), "moves": stats["moves"],
         "games": len(stats["games"]), "games_finished": stats["finished"], "errors": len(stats["errors"]),
         "requests_per_second": round(len(every) / wall, 1), "cpu_count": os.cpu_count(),
         "ms": {kind: {"n": len(ts), "median": round(1000 * statistics.median(ts), 1),

@@ -1,11 +1,15 @@
-"""Screenshots of the browser app for the README: the play page in the middle of a game (a
-staircase previewed in place at a chosen anchor) and the replay page of a finished game.
+"""Screenshots of the browser app for the README: for each game the play page in the middle of a
+game (Monkey Palace: a staircase previewed in place at a chosen anchor; The Shadow Theater: a turn
+with weapon cards to play; Forbidden City: the tile in hand previewed on a cell) and the replay
+page of a finished game.
 
     python -m experiments.web_screenshots [--out docs/images] [--chromium /usr/bin/chromium]
+                                          [--games monkey_palace,shadow_theater,forbidden_city]
 
 It starts the app on a free port of 127.0.0.1 with a fresh games folder, plays a few turns through
 the API (the person's turns by the first legal choice, the bot's by itself), then opens the pages
-in headless Chromium (Debian's package, SwiftShader WebGL) and saves the PNGs.
+in headless Chromium (Debian's package, SwiftShader WebGL) and saves the PNGs: web_play.png and
+web_replay.png (Monkey Palace), web_st_play.png, web_st_replay.png, web_fc_play.png, web_fc_replay.png.
 """
 
 from __future__ import annotations
@@ -47,6 +51,71 @@ def _advance(client: TestClient, gid: str, until: str, human_decisions: int) -> 
     return g
 
 
+CHOICE_GROUPS = ("scrolls", "cards", "place", "collect", "king", "placements", "buttons")
+
+
+def _advance_2d(client: TestClient, gid: str, human_decisions: int, wanted=lambda d: True) -> dict:
+    """Bot turns and the person's choices (spread over what is offered) until the person has made
+    ``human_decisions`` decisions and faces one that ``wanted`` accepts."""
+    g = client.get(f"/api/games/{gid}").json()
+    made = 0
+    while not g["state"]["game_over"]:
+        if g["to_move"] == "bot":
+            g = client.post(f"/api/games/{gid}/bot", json={}).json()
+            continue
+        d = g["state"]["decision"]
+        if made >= human_decisions and wanted(d):
+            return g
+        choices = [c for k in CHOICE_GROUPS for c in d.get(k, [])]
+        g = client.post(f"/api/games/{gid}/move", json={"action": choices[(made * 5) % len(choices)]["action"]}).json()
+        made += 1
+    return g
+
+
+def _finished(client: TestClient, game: str, options: dict) -> dict:
+    done = client.post("/api/games", json={"game": game, "options": options,
+                                           "seats": [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]}).json()
+    while not done["state"]["game_over"]:
+        done = client.post(f"/api/games/{done['id']}/bot", json={}).json()
+    return done
+
+
+def shots_2d(client: TestClient, base: str, page, out: Path, seed: int) -> list[Path]:
+    saved = []
+    human_greedy = [{"kind": "human"}, {"kind": "bot", "agent": "greedy"}]
+    # The Shadow Theater: a turn of the person with weapon cards to play and monkeys to collect.
+    g = client.post("/api/games", json={"game": "shadow_theater", "options": {"seed": seed}, "seats": human_greedy}).json()
+    _advance_2d(client, g["id"], 9, lambda d: bool(d["cards"]) and bool(d["collect"]))
+    page.goto(f"{base}/play?id={g['id']}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("svg.board2d .card.playable").first.hover()
+    page.wait_for_timeout(300)
+    saved.append(out / "web_st_play.png")
+    page.screenshot(path=str(saved[-1]))
+    done = _finished(client, "shadow_theater", {"seed": seed + 1})
+    page.goto(f"{base}/replay?source=game&id={done['id']}&step={done['state']['decisions'] * 2 // 3}")
+    page.wait_for_selector("body[data-ready='1']")
+    saved.append(out / "web_st_replay.png")
+    page.screenshot(path=str(saved[-1]))
+    # Forbidden City: the tile in hand previewed on a legal cell.
+    g = client.post("/api/games", json={"game": "forbidden_city", "options": {"players": 2, "seed": seed},
+                                        "seats": human_greedy}).json()
+    _advance_2d(client, g["id"], 10, lambda d: len(d["placements"]) > 4)
+    page.goto(f"{base}/play?id={g['id']}")
+    page.wait_for_selector("body[data-ready='1']")
+    targets = page.locator("svg.board2d rect.target.legal")
+    targets.nth(targets.count() // 2).hover()
+    page.wait_for_timeout(300)
+    saved.append(out / "web_fc_play.png")
+    page.screenshot(path=str(saved[-1]))
+    done = _finished(client, "forbidden_city", {"players": 2, "seed": seed + 1})
+    page.goto(f"{base}/replay?source=game&id={done['id']}&step={done['state']['decisions'] * 3 // 4}")
+    page.wait_for_selector("body[data-ready='1']")
+    saved.append(out / "web_fc_replay.png")
+    page.screenshot(path=str(saved[-1]))
+    return saved
+
+
 def main() -> int:
     import uvicorn
     from playwright.sync_api import sync_playwright
@@ -57,20 +126,24 @@ def main() -> int:
     ap.add_argument("--out", default="docs/images")
     ap.add_argument("--chromium", default=shutil.which("chromium"))
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--games", default="monkey_palace,shadow_theater,forbidden_city",
+                    help="which games' pictures (monkey_palace; the 2-D games: shadow_theater or forbidden_city, both made)")
     args = ap.parse_args()
+    games = set(args.games.split(","))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     app = create_app(tempfile.mkdtemp(prefix="web_games_"), reports_dir="reports")
     client = TestClient(app)
-    seats = [{"kind": "human"}, {"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]
-    g = client.post("/api/games", json={"options": {"players": 3, "seed": args.seed, "butterfly": True, "frog": True},
-                                        "seats": seats}).json()
-    gid = g["id"]
-    _advance(client, gid, "SHAPE", 22)
-    done = client.post("/api/games", json={"options": {"players": 2, "seed": args.seed + 1},
-                                           "seats": [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]}).json()
-    while not done["state"]["game_over"]:
-        done = client.post(f"/api/games/{done['id']}/bot", json={}).json()
+    if "monkey_palace" in games:
+        seats = [{"kind": "human"}, {"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]
+        g = client.post("/api/games", json={"options": {"players": 3, "seed": args.seed, "butterfly": True, "frog": True},
+                                            "seats": seats}).json()
+        gid = g["id"]
+        _advance(client, gid, "SHAPE", 22)
+        done = client.post("/api/games", json={"options": {"players": 2, "seed": args.seed + 1},
+                                               "seats": [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]}).json()
+        while not done["state"]["game_over"]:
+            done = client.post(f"/api/games/{done['id']}/bot", json={}).json()
 
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -83,23 +156,28 @@ def main() -> int:
             "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-sandbox",
             "--disable-dev-shm-usage"])
         page = browser.new_page(viewport={"width": 1440, "height": 860})
-        page.goto(f"{base}/play?id={gid}")
-        page.wait_for_selector("body[data-ready='1']")
-        # Turn the camera towards the anchor, as a player would, then hover a shape to preview it.
-        page.evaluate("(() => { const v = window.mp.view, a = window.mp.game.state.decision.anchor;"
-                      " v.controls.target.set(a[0] + 2, 1.5, a[1] + 1); v.camera.position.set(a[0] + 20, 21, a[1] + 26);"
-                      " v.controls.update(); v.requestRender(); })()")
-        shapes = page.locator("#shapes button.shape")
-        shapes.nth(min(2, shapes.count() - 1)).hover()
-        page.wait_for_timeout(1500)
-        page.screenshot(path=str(out / "web_play.png"))
-        page.goto(f"{base}/replay?source=game&id={done['id']}&step={done['state']['decisions'] * 2 // 3}")
-        page.wait_for_selector("body[data-ready='1']")
-        page.wait_for_timeout(1500)
-        page.screenshot(path=str(out / "web_replay.png"))
+        saved = []
+        if "monkey_palace" in games:
+            page.goto(f"{base}/play?id={gid}")
+            page.wait_for_selector("body[data-ready='1']")
+            # Turn the camera towards the anchor, as a player would, then hover a shape to preview it.
+            page.evaluate("(() => { const v = window.mp.view, a = window.mp.game.state.decision.anchor;"
+                          " v.controls.target.set(a[0] + 2, 1.5, a[1] + 1); v.camera.position.set(a[0] + 20, 21, a[1] + 26);"
+                          " v.controls.update(); v.requestRender(); })()")
+            shapes = page.locator("#shapes button.shape")
+            shapes.nth(min(2, shapes.count() - 1)).hover()
+            page.wait_for_timeout(1500)
+            page.screenshot(path=str(out / "web_play.png"))
+            page.goto(f"{base}/replay?source=game&id={done['id']}&step={done['state']['decisions'] * 2 // 3}")
+            page.wait_for_selector("body[data-ready='1']")
+            page.wait_for_timeout(1500)
+            page.screenshot(path=str(out / "web_replay.png"))
+            saved += [out / "web_play.png", out / "web_replay.png"]
+        if games & {"shadow_theater", "forbidden_city"}:
+            saved += shots_2d(client, base, page, out, args.seed)
         browser.close()
     server.should_exit = True
-    print(f"saved {out / 'web_play.png'} and {out / 'web_replay.png'}")
+    print("saved " + ", ".join(map(str, saved)))
     return 0
 
 

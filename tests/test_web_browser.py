@@ -1,9 +1,11 @@
 """The browser app end to end in a real headless Chromium (Debian's package, driven by Playwright).
 
-One test plays a whole 2-player game against ``random`` through clicks only (the home page's
-form, studs in the 3-D view, shapes, piles, buttons) to the final scores; one opens the replay
-of that game and steps through it with the buttons and the arrow keys. Each screenshots the 3-D
-view and checks that it is not blank. WebGL runs on SwiftShader (software), so no GPU is needed.
+One test plays a whole 2-player game of Monkey Palace against ``random`` through clicks only (the
+home page's form, studs in the 3-D view, shapes, piles, buttons) to the final scores; one opens
+the replay of that game and steps through it with the buttons and the arrow keys. Two more do the
+same for The Shadow Theater and Forbidden City on their 2-D (SVG) boards, each a whole game by
+clicks and then its replay, on the same server and browser. Each screenshots the board and checks
+that it is not blank. WebGL runs on SwiftShader (software), so no GPU is needed.
 
 Chromium comes from ``apt-get install chromium`` (``.ci/run`` installs it when it is missing);
 without it these tests are skipped, saying so.
@@ -171,5 +173,164 @@ def test_replay_steps_through_the_game(server, browser, played):
     page.goto(f"{server}/replay?source=game&id={played['id']}&step=7")
     page.wait_for_selector("body[data-ready='1']")
     assert page.evaluate("document.body.dataset.step") == "7"
+    assert not errors, errors
+    page.close()
+
+
+# ------------------------------------------------------------------ the 2-D games (same server and browser)
+def _start_game(page, server, game: str, seed: int) -> str:
+    """The home page's form: the game, 2 players, a seed, you against random; the play page opens."""
+    page.goto(f"{server}/?botDelay=0")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#opt-game", game)
+    page.select_option("#opt-players", "2")
+    page.fill("#opt-seed", str(seed))
+    page.select_option("#seat-0", "human")
+    page.select_option("#seat-1", "bot:random")
+    page.click("#start")
+    page.wait_for_url("**/play?*")
+    page.wait_for_selector("body[data-ready='1']")
+    return page.evaluate("new URLSearchParams(location.search).get('id')")
+
+
+def _wait_for_person(page, errors, clicks) -> str:
+    try:
+        page.wait_for_function("document.body.dataset.phase && document.body.dataset.phase !== 'WAIT'", timeout=20000)
+    except Exception:
+        raise AssertionError(f"the bot did not hand the game back ({clicks}); the page says "
+                             f"{page.locator('#message').inner_text()!r}; errors {errors}") from None
+    return page.evaluate("document.body.dataset.phase")
+
+
+def _clicked(page, errors, clicks, before: str, what: str) -> None:
+    clicks[what] = clicks.get(what, 0) + 1
+    try:
+        page.wait_for_function(f"document.body.dataset.decisions !== '{before}'", timeout=20000)
+    except Exception:
+        raise AssertionError(f"no move after clicking {what} ({clicks}); the page says "
+                             f"{page.locator('#message').inner_text()!r}; errors {errors}") from None
+
+
+def _finish(page, errors, name: str) -> None:
+    page.wait_for_selector("#final-scores")
+    shown = [int(v) for v in page.locator("#final-scores td[data-final-score]").all_inner_texts()]
+    state = page.evaluate("window.mp.game.state")
+    assert state["game_over"] and sorted(shown) == sorted(state["scores"])
+    assert page.locator("svg.board2d").count() == 1
+    assert _not_blank(page, name) > 100
+    assert not errors, errors
+
+
+def _replay(page, server, game_id: str, name: str) -> None:
+    page.goto(f"{server}/replay?source=game&id={game_id}&step=0")
+    page.wait_for_selector("body[data-ready='1']")
+    steps = int(page.evaluate("document.body.dataset.steps"))
+    assert steps > 20
+    for k in range(1, 4):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(f"document.body.dataset.step === '{k}'")
+    page.click("#prev")
+    page.wait_for_function("document.body.dataset.step === '2'")
+    assert "step=2" in page.locator("#permalink").get_attribute("href")
+    page.locator("#moves div[data-step='10']").click()
+    page.wait_for_function("document.body.dataset.step === '10'")
+    assert _not_blank(page, f"{name}_step10") > 100
+    page.keyboard.press("End")
+    page.wait_for_function(f"document.body.dataset.step === '{steps}'")
+    page.wait_for_selector("#final-scores")
+    assert page.locator("#players .player").count() == 2
+    assert _not_blank(page, name) > 100
+
+
+@pytest.fixture(scope="module")
+def played_2d():
+    return {}
+
+
+def test_shadow_theater_a_whole_game_by_clicks_and_its_replay(server, browser, played_2d):
+    page, errors = _page(browser)
+    game_id = _start_game(page, server, "shadow_theater", 3)
+    clicks: dict[str, int] = {}
+    for turn in range(300):
+        phase = _wait_for_person(page, errors, clicks)
+        if phase == "GAME_OVER":
+            break
+        before = page.evaluate("document.body.dataset.decisions")
+        board = page.locator("svg.board2d")
+        cards, spaces = board.locator(".card.playable"), board.locator(".space.target")
+        collect = board.locator(".collect.target")
+        if phase == "DRAFT":
+            board.locator(".scroll.choosable").nth(turn % 2).click()
+            what = "scroll"
+        elif phase == "KING_MOVE":
+            spaces.first.click()
+            what = "king"
+        elif cards.count() and turn % 3 == 0:
+            cards.first.click()
+            what = "card"
+        elif collect.count() and (turn % 4 == 1 or not spaces.count()):
+            collect.first.click()
+            what = "collect"
+        elif spaces.count():
+            spaces.nth(turn % spaces.count()).click()
+            what = "place"
+        else:
+            page.locator("#buttons button.decision-button").first.click()
+            what = "button"
+        _clicked(page, errors, clicks, before, what)
+        if turn == 12:                                   # a reload resumes where the game is
+            page.screenshot(path=str(SHOTS / "st_play_mid.png"))
+            decisions = page.evaluate("document.body.dataset.decisions")
+            page.reload()
+            page.wait_for_selector("body[data-ready='1']")
+            assert page.evaluate("document.body.dataset.decisions") == decisions
+            page.wait_for_function(f"document.querySelectorAll('#log li').length === {int(decisions)}")
+    else:
+        pytest.fail(f"the game did not end within 300 clicks ({clicks})")
+    assert clicks.get("scroll", 0) >= 1 and clicks.get("place", 0) > 5 and clicks.get("card", 0) >= 1, clicks
+    _finish(page, errors, "st_play_final")
+    _replay(page, server, game_id, "st_replay")
+    assert not errors, errors
+    page.close()
+
+
+def test_forbidden_city_a_whole_game_by_clicks_and_its_replay(server, browser):
+    page, errors = _page(browser)
+    game_id = _start_game(page, server, "forbidden_city", 2)
+    clicks: dict[str, int] = {}
+    for turn in range(200):
+        phase = _wait_for_person(page, errors, clicks)
+        if phase == "GAME_OVER":
+            break
+        before = page.evaluate("document.body.dataset.decisions")
+        if page.locator("#buttons button.decision-button").count():
+            page.locator("#buttons button.decision-button").first.click()          # set aside
+            _clicked(page, errors, clicks, before, "button")
+            continue
+        board = page.locator("svg.board2d")
+        if turn == 1 and board.locator("rect.target.refused").count():
+            # A cell where the tile fits in no rotation: the engine's explanation, nothing changes.
+            board.locator("rect.target.refused").first.click()
+            page.wait_for_function("document.getElementById('message').textContent.startsWith('Not allowed')")
+            assert page.evaluate("document.body.dataset.decisions") == before
+            clicks["refused"] = 1
+        # Choose a rotation among those that fit somewhere (its button), then a green cell.
+        turns = page.evaluate("(() => { const p = window.mp.game.state.decision.placements;"
+                              f" return p[({turn} * 7) % p.length].turns; }})()")
+        page.locator(f"#extra button.rotation[data-turns='{turns}']").click()
+        target = board.locator("rect.target.legal")
+        assert target.count() >= 1
+        cell = target.nth(turn % target.count())
+        cell.hover()                                     # the tile in hand shown in place
+        page.wait_for_function("document.querySelector('svg.board2d g.preview').childElementCount > 0")
+        if turn == 3:
+            page.screenshot(path=str(SHOTS / "fc_play_preview.png"))
+        cell.click()
+        _clicked(page, errors, clicks, before, "cell")
+    else:
+        pytest.fail(f"the game did not end within 200 clicks ({clicks})")
+    assert clicks.get("cell", 0) > 10, clicks
+    _finish(page, errors, "fc_play_final")
+    _replay(page, server, game_id, "fc_replay")
     assert not errors, errors
     page.close()

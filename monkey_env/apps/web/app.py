@@ -3,8 +3,10 @@
 ``create_app(games_dir, db=None, reports_dir=None)`` returns the FastAPI application;
 ``monkey-palace serve`` runs it under uvicorn (monkey_env.apps.web.cli). docs/WEB.md describes
 every route. Each game is handled by its game's web module (``GAME_MODULES``, by the same name as
-``--game``): Monkey Palace's is monkey_env.apps.web.monkey_palace_web; a page draws a game with
-the view named by the state's ``game`` field (static/js/views/).
+``--game``): monkey_palace_web, shadow_theater_web, forbidden_city_web (same functions: options
+schema, new game, state with the decision, records, replay frames); a page draws a game with
+the view named by the state's ``game`` field (static/js/views/: Monkey Palace in 3-D, the
+others in 2-D SVG). A bot seat takes the agents the registry has for that game.
 
 Requests for one game are served one at a time (its session lock); a move carries the number of
 decisions the client has seen (``expect``), so a move made from a stale tab is refused rather
@@ -30,7 +32,9 @@ from monkey_env.agents.registry import known_names, make_agent
 from monkey_env.apps.web.store import GameStore, Session, StoreError, UnknownGame, new_id, now, write_json_atomic
 
 STATIC = Path(__file__).parent / "static"
-GAME_MODULES = {"monkey_palace": "monkey_env.apps.web.monkey_palace_web"}
+GAME_MODULES = {"monkey_palace": "monkey_env.apps.web.monkey_palace_web",
+                "shadow_theater": "monkey_env.apps.web.shadow_theater_web",
+                "forbidden_city": "monkey_env.apps.web.forbidden_city_web"}
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024          # a record is a few kB, a save some tens of kB
 RECORD_ID_CHARS = 32
 PAGES = ("play", "replay", "results")
@@ -54,9 +58,10 @@ def game_module(name: str):
     return importlib.import_module(GAME_MODULES[name])
 
 
-def agent_names() -> list[str]:
-    """The agents a bot seat may be: the registry's built-in names (never an import path)."""
-    return known_names()
+def agent_names(game: str = "monkey_palace") -> list[str]:
+    """The agents a bot seat of ``game`` may be: the registry's built-in names for that game
+    (never an import path)."""
+    return known_names(game)
 
 
 class _LRU:
@@ -119,7 +124,8 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
     def bot(s: Session, seat: int):
         if seat not in s.bots:
             spec = s.seats[seat]
-            s.bots[seat] = make_agent(spec["agent"], seed=int(spec["seed"]) + 1000 * len(s.game.history))
+            s.bots[seat] = make_agent(spec["agent"], seed=int(spec["seed"]) + 1000 * len(s.game.history),
+                                      game=s.game_name)
         return s.bots[seat]
 
     # ------------------------------------------------------------------ meta
@@ -128,7 +134,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         games = []
         for name in GAME_MODULES:
             m = game_module(name)
-            games.append({"name": name, "title": m.TITLE, "options": m.options_schema()})
+            games.append({"name": name, "title": m.TITLE, "options": m.options_schema(), "agents": agent_names(name)})
         return {"games": games, "agents": agent_names(), "arena": db_path is not None,
                 "balance": bool(reports and (reports / "balance" / "report.html").is_file())}
 
@@ -153,7 +159,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         if not isinstance(raw_seats, list) or len(raw_seats) != players:
             raise ApiError(422, "bad_seats", f"seats must list {players} seats, one per player")
         seats = []
-        known = agent_names()
+        known = agent_names(name)
         for i, seat in enumerate(raw_seats):
             kind = seat.get("kind") if isinstance(seat, dict) else None
             if kind == "human":
@@ -330,6 +336,9 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         if row["engine"] != "reference":
             raise ApiError(422, "not_replayable", "this game was played on the JAX engine, whose deals and batched "
                            "agents the reference engine does not reproduce; replays are of reference-engine games")
+        name = tour.config.get("game", "monkey_palace")
+        if name != "monkey_palace":
+            return other_arena_record(name, tour, tid, index, row)
         module = game_module("monkey_palace")
         options = module.make_options({"players": row["players"], "map": row["map"], "seed": row["seed"],
                                        **{k: v for k, v in row["options"].items() if k in module.WEB_OPTIONS}})
@@ -340,6 +349,28 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
             raise ApiError(422, "not_replayable", f"replaying gives scores {summary['scores']}, the database says "
                            f"{row['scores']} (another agent version?)")
         return "monkey_palace", game.record(), f"arena game {tid}-{index}", list(row["seats"])
+
+    def other_arena_record(name: str, tour, tid: int, index: int, row: dict):
+        """An arena game of another game, played again on its reference engine (as arena.games does)."""
+        from monkey_env.apps.any_game import play_one
+        from monkey_env.apps.arena.games import derived_seed
+        from monkey_env.games import game_spec
+
+        game_module(name)                                     # a game this app shows
+        if row["options"].get("config_dir") is not None:
+            raise ApiError(422, "not_replayable", "this tournament used edited game data (config_dir)")
+        spec = game_spec(name)
+        try:
+            options = spec.load("options")(players=row["players"], seed=int(row["seed"]), **row["options"])
+            agents = [make_agent(agent, seed=derived_seed(tour.config["seed"], index, seat), game=name)
+                      for seat, agent in enumerate(row["seats"])]
+        except ValueError as e:                                # options or an agent this build lacks
+            raise ApiError(422, "not_replayable", f"this game cannot be played again here: {e}") from None
+        game, _ = play_one(spec, options, agents)
+        if game.scores() != row["scores"]:
+            raise ApiError(422, "not_replayable", f"replaying gives scores {game.scores()}, the database says "
+                           f"{row['scores']} (another agent version?)")
+        return name, game.record(), f"arena game {tid}-{index}", list(row["seats"])
 
     @app.get("/api/arena")
     def arena():

@@ -19,7 +19,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ValueError(f"--db {args.db}: no such file (a database written by `monkey-palace arena`)")
     app = create_app(args.games, db=args.db, reports_dir=reports)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"Monkey Palace in the browser: open http://{host}:{args.port}/  (games saved in {args.games}/; "
+    print(f"Monkey Palace (and the other games) in the browser: open http://{host}:{args.port}/  (games saved in {args.games}/; "
           f"Ctrl-C stops)", file=sys.stderr, flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"warning: listening on {args.host}: anyone who can reach this machine can play and upload",
@@ -31,7 +31,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("serve", help="play against the bots and replay games in the browser (3-D)")
+    p = sub.add_parser("serve", help="play against the bots and replay games in the browser (Monkey Palace in 3-D, "
+                                          "The Shadow Theater and Forbidden City in 2-D)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: %(default)s, this machine only)")
     p.add_argument("--db", default=None, metavar="FILE", help="an arena results database for the results and replays")

@@ -38,7 +38,14 @@ export function param(name, fallback = null) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The per-game 3-D view and panels, by the state's ``game`` field (other games: 2-D views). */
+// The 2-D games: their board view (a BoardView class, SVG) and side panels, by game name.
+const FLAT_VIEWS = {
+  shadow_theater: ["/static/js/views/shadow_theater_2d.js", "/static/js/views/shadow_theater_panel.js"],
+  forbidden_city: ["/static/js/views/forbidden_city_2d.js", "/static/js/views/forbidden_city_panel.js"],
+};
+
+/** The per-game view and panels, by the state's ``game`` field: Monkey Palace's 3-D view, or a
+ *  2-D one (``flat: true``: ``new board.BoardView(container, {onAction})``, ``render(state, opts)``). */
 export async function viewsFor(game) {
   if (game === "monkey_palace") {
     return {
@@ -46,7 +53,11 @@ export async function viewsFor(game) {
       panel: await import("/static/js/views/monkey_palace_panel.js"),
     };
   }
-  throw new Error(`no browser view for the game ${game} yet`);
+  if (Object.hasOwn(FLAT_VIEWS, game)) {
+    const [board, panel] = FLAT_VIEWS[game];
+    return { flat: true, board: await import(board), panel: await import(panel) };
+  }
+  throw new Error(`no browser view for the game ${game}`);
 }
 
 export function nav(active) {

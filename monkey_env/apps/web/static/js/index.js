@@ -20,10 +20,10 @@ function renderSeats() {
   const old = [...root.querySelectorAll("select")].map((s) => s.value);
   root.replaceChildren();
   for (let i = 0; i < players; i++) {
-    const choices = ["human", ...meta.agents.map((a) => `bot:${a}`)];
+    const choices = ["human", ...(chosenGame().agents || meta.agents).map((a) => `bot:${a}`)];
     const fallback = i === 0 ? "human" : "bot:random";
     const sel = el("select", { id: `seat-${i}`, name: `seat-${i}` },
-      ...choices.map((c) => el("option", { value: c, selected: c === (old[i] || fallback) ? "" : null },
+      ...choices.map((c) => el("option", { value: c, selected: c === (choices.includes(old[i]) ? old[i] : fallback) ? "" : null },
         c === "human" ? "a person (you)" : `bot: ${c.slice(4)}`)));
     root.append(el("label", { for: `seat-${i}` }, `Seat ${i + 1}`), sel);
   }
@@ -71,9 +71,10 @@ async function start(ev) {
 async function listGames() {
   const { games } = await api("/api/games");
   if (!games.length) { $("games").textContent = "No games yet."; return; }
+  const titles = Object.fromEntries(meta.games.map((g) => [g.name, g.title]));
   $("games").replaceChildren(el("table", {}, el("tr", {}, el("th", {}, "game"), el("th", {}, "seats"), el("th", {}, "decisions"),
       el("th", {}, "updated"), el("th", {}, "")),
-    ...games.slice(0, 40).map((g) => el("tr", {}, el("td", {}, g.id.slice(0, 8)),
+    ...games.slice(0, 40).map((g) => el("tr", {}, el("td", { title: g.id }, `${titles[g.game] || g.game} ${g.id.slice(0, 8)}`),
       el("td", {}, g.seats.map((s) => (s.kind === "human" ? "person" : s.agent)).join(" vs ")),
       el("td", {}, String(g.decisions) + (g.game_over ? " (over)" : "")), el("td", {}, g.updated.replace("T", " ").replace("Z", "")),
       el("td", {}, g.game_over ? "" : el("a", { href: `/play?id=${g.id}` }, "continue"), " ",

@@ -1,6 +1,7 @@
-// The play page: /play?id=GAME[&botDelay=MS]. A person's decisions are clicks (studs in the 3-D
-// view, shapes in the list, piles, buttons); the bots' moves are asked for one at a time and
-// shown one by one. Every move is saved by the server before it answers, so a reload resumes.
+// The play page: /play?id=GAME[&botDelay=MS]. A person's decisions are clicks (Monkey Palace: studs
+// in the 3-D view, shapes in the list, piles, buttons; a 2-D game: what its board draws, and
+// buttons); the bots' moves are asked for one at a time and shown one by one. Every move is saved
+// by the server before it answers, so a reload resumes.
 
 import { api, ApiError, el, nav, param, sleep, viewsFor } from "/static/js/common.js";
 
@@ -89,7 +90,47 @@ function renderDecision(state) {
   }
 }
 
+/** Seats whose hand is drawn face down: the bots', while a person plays (all open at the end). */
+function hiddenSeats(g) {
+  if (g.state.game_over || !g.seats.some((s) => s.kind === "human")) return [];
+  return g.seats.map((s, i) => (s.kind === "bot" ? i : -1)).filter((i) => i >= 0);
+}
+
+// A 2-D game (views.flat): its board draws the legal choices and calls send(); the rest are buttons.
+function showFlat(g) {
+  current = g;
+  const st = g.state, d = st.decision, mine = humanToMove(), hidden = hiddenSeats(g);
+  view.render(st, { mine, hidden, controls: $("extra"), move: g.move || null });
+  $("status").textContent = views.panel.statusLine(st, g.seats);
+  views.panel.renderPlayers($("players"), st, g.seats, { hidden });
+  views.panel.renderTray($("tray"), st);
+  views.panel.renderFinal($("final"), st, g.seats);
+  $("buttons").replaceChildren();
+  $("shapes").replaceChildren();
+  if (!d) {
+    $("decision-title").textContent = "The game is over";
+    $("decision-words").textContent = "";
+    document.body.dataset.phase = "GAME_OVER";
+  } else {
+    document.body.dataset.phase = mine ? d.phase : "WAIT";
+    $("decision-title").textContent = mine ? `Your decision: ${d.words}` : `Seat ${d.seat + 1} is thinking…`;
+    $("decision-words").textContent = mine ? views.panel.decisionWords(d) : "";
+    if (mine) {
+      for (const b of d.buttons) {
+        const btn = el("button", { "data-action": b.action, class: "decision-button" }, b.label);
+        btn.addEventListener("click", () => send(b.action));
+        $("buttons").append(btn);
+      }
+    }
+  }
+  if (!mine) $("extra").replaceChildren();
+  document.body.dataset.decisions = st.decisions;
+  $("links").replaceChildren(el("a", { href: `/replay?source=game&id=${gameId}` }, "replay this game"), " · ",
+    el("a", { href: `/api/games/${gameId}/record` }, "download the record"));
+}
+
 function show(g, { animate = false } = {}) {
+  if (views.flat) { showFlat(g); return; }
   current = g;
   const st = g.state;
   view.setPalace(st.palace, { animate: animate && botDelay > 0, duration: Math.min(450, botDelay) });
@@ -116,7 +157,7 @@ async function runBots() {
         const r = await api(`/api/games/${gameId}/bot`, { method: "POST", body: { expect: current.state.decisions } });
         logMove(r.move, r.seats);
         show(r, { animate: true });
-        if (botDelay > 0) await view.settled();
+        if (botDelay > 0 && !views.flat) await view.settled();
       } catch (e) {
         if (e instanceof ApiError && e.body.game) { show(e.body.game); continue; }   // another tab moved: go on
         showMessage(String(e.message || e));
@@ -138,6 +179,22 @@ async function main() {
     return;
   }
   views = await viewsFor(g.game);
+  document.body.dataset.game = g.game;
+  if (views.flat) {
+    $("piles-box").hidden = true;
+    view = new views.board.BoardView($("view"), { onAction: send });
+    window.mp = { view, send, get game() { return current; } };       // for tests and the console
+    show(g);
+    if (g.state.decisions) {                  // a resumed game: its moves so far in the log
+      try {
+        const r = await api(`/api/replays/game/${gameId}?step=0`);
+        if (!$("log").childElementCount) for (const m of r.moves) logMove(m, g.seats);
+      } catch (e) { /* the log stays empty; the game plays on */ }
+    }
+    document.body.dataset.ready = "1";
+    runBots();
+    return;
+  }
   const tooltip = $("tooltip");
   view = new views.board.PalaceView($("view"), {
     onStudClick: (s) => send(s.action),

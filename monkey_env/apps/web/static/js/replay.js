@@ -32,8 +32,12 @@ function render(r, animate) {
   info = r;
   step = r.step; steps = r.steps; moves = r.moves;
   const f = r.frame;
-  view.setPalace(f.palace, { animate, duration: 300 });
-  view.setMarker(f.turn.anchor ? { x: f.turn.anchor[0], y: f.turn.anchor[1], z: 0 } : null);
+  if (views.flat) {
+    view.render(f, { mine: false, hidden: [], move: f.move });      // a replay shows every hand
+  } else {
+    view.setPalace(f.palace, { animate, duration: 300 });
+    view.setMarker(f.turn.anchor ? { x: f.turn.anchor[0], y: f.turn.anchor[1], z: 0 } : null);
+  }
   $("title").textContent = `Replay: ${r.title}`;
   $("status").textContent = views.panel.statusLine(f, r.seats);
   $("position").textContent = `Position ${step} of ${steps} (round ${f.round})`;
@@ -41,7 +45,7 @@ function render(r, animate) {
   $("slider").max = steps; $("slider").value = step;
   views.panel.renderPlayers($("players"), f, r.seats);
   views.panel.renderTray($("tray"), f);
-  views.panel.renderPiles($("piles"), f, null, { readonly: true });
+  if (!views.flat) views.panel.renderPiles($("piles"), f, null, { readonly: true });
   views.panel.renderFinal($("final"), f, r.seats);
   $("permalink").href = url(step);
   $("permalink").textContent = location.origin + url(step);
@@ -75,7 +79,9 @@ async function main() {
     return;
   }
   views = await viewsFor(r.game);
-  view = new views.board.PalaceView($("view"));
+  document.body.dataset.game = r.game;
+  if (views.flat) $("piles-box").hidden = true;
+  view = views.flat ? new views.board.BoardView($("view")) : new views.board.PalaceView($("view"));
   window.mp = { view, go, get step() { return step; } };
   render(r, false);
   $("first").addEventListener("click", () => go(0));
