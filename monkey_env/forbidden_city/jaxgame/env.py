@@ -91,7 +91,7 @@ class JaxGame:
 
     def _init_impl(self, key: jax.Array, params: Params) -> State:
         st, t = self.static, self.tables
-        s = empty_state(st.size, st.n_kinds)
+        s = empty_state(st.size, st.n_kinds, st.door_capacity)
         size = jnp.where(params.players == 2, st.n_kinds, st.base_size).astype(jnp.int32)
         noise = jax.random.uniform(key, (MAX_PLAYERS, st.n_kinds))
         noise = jnp.where(jnp.arange(st.n_kinds)[None, :] < size, noise, 2.0)
@@ -113,8 +113,7 @@ class JaxGame:
 
     def _step_impl(self, state: State, action) -> State:
         action = jnp.asarray(action, jnp.int32)
-        in_range = (action >= 0) & (action < self.num_actions)
-        legal = in_range & self.rules.legal_action_mask(state)[jnp.clip(action, 0, self.num_actions - 1)]
+        legal = self.rules.action_is_legal(state, action)
         after = self.rules.apply(state, jnp.clip(action, 0, self.num_actions - 1))
         after = after._replace(rewards=(after.coins - state.coins).astype(jnp.float32))
         penalty = jnp.zeros((MAX_PLAYERS,), jnp.float32).at[state.current].set(self.illegal_penalty)
