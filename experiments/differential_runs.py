@@ -31,6 +31,18 @@ def arguments(doc: str, default_out: str) -> argparse.ArgumentParser:
     return ap
 
 
+def _commit() -> str | None:
+    """The checkout's commit (and whether files differ from it): which engines played."""
+    import subprocess
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + (" (with uncommitted changes)" if dirty else "")
+
+
 def _write(path: Path, summary: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
@@ -62,7 +74,7 @@ def run(game: str, engine, differential_batch: Callable, args) -> int:
         "command": " ".join(shlex.quote(a) for a in [Path(sys.executable).name, *sys.argv]),
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "load_at_start": [round(x, 2) for x in os.getloadavg()],
-        "nice": os.nice(0)})
+        "nice": os.nice(0), "commit": _commit()})
     end = args.first + args.games
     t0 = time.perf_counter()
     before = summary["seconds"]

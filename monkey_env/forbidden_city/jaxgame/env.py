@@ -103,9 +103,10 @@ class JaxGame:
                        drawn=jnp.where(seated, 1, 0).astype(jnp.int32), players=params.players,
                        stack_size=size, turns_total=params.players * (size - left), ending=params.ending,
                        start_side=params.start_side)
-        for i in range(st.n_start):                   # the start tile, chosen side up
-            y, x = divmod(i, st.span)
-            s = self.rules.lay(s, st.origin + x, st.origin + y, t.start_ids[params.start_side, i], 0, -1)
+        def lay_start_cell(i, s):                     # the start tile, chosen side up (a loop: one lay compiled)
+            y, x = jnp.divmod(i, st.span)
+            return self.rules.lay(s, st.origin + x, st.origin + y, t.start_ids[params.start_side, i], 0, -1)
+        s = jax.lax.fori_loop(0, st.n_start, lay_start_cell, s)
         return s._replace(closed=self.rules.closed_rooms(s))
 
     def legal_action_mask(self, state: State) -> jnp.ndarray:

@@ -165,10 +165,12 @@ class Rules:
         open_ = open_.at[jnp.where(faced, label[nnode], n)].add(jnp.int16(-1), mode="drop")
         # Merges: tiles whose two parts end in one room count once there.
         twice = (t.two_counting[jnp.maximum(tiles, 0).astype(jnp.int32)] & (tiles >= 0)).reshape(-1)   # (H * W,)
-        for d in range(4):
-            join = faced[d] & (sides[d] == OPEN)
+        join = faced & (sides == OPEN)
+
+        def merge_side(d, rooms):          # a loop, not unrolled: one merge to compile
+            label, value, advisors, open_ = rooms
             a = label[node[d]]
-            b = jnp.where(join, label[nnode[d]], a)
+            b = jnp.where(join[d], label[nnode[d]], a)
             low, high, merge = jnp.minimum(a, b), jnp.maximum(a, b), a != b
             l0, l1 = label[0::2], label[1::2]
             both = (twice & (((l0 == a) & (l1 == b)) | ((l0 == b) & (l1 == a)))).sum()
@@ -179,7 +181,8 @@ class Rules:
             advisors = advisors.at[high].set(jnp.where(merge, 0, advisors[high]))
             open_ = open_.at[low].set(jnp.where(merge, open_[a] + open_[b], open_[low]))
             open_ = open_.at[high].set(jnp.where(merge, 0, open_[high]))
-            label = jnp.where((label == a) | (label == b), low, label)
+            return jnp.where((label == a) | (label == b), low, label), value, advisors, open_
+        label, value, advisors, open_ = jax.lax.fori_loop(0, 4, merge_side, (label, value, advisors, open_))
         # Door links with the neighbours (a door on either side, no plain wall on either).
         link = there & ((sides == DOOR) | (nside == DOOR)) & (sides != WALL) & (nside != WALL)
         row = jnp.where(link, state.doors + jnp.cumsum(link) - 1, self.s.door_capacity)
