@@ -53,3 +53,27 @@ def test_the_totals_check_sees_a_wrong_total(one_colour):
     room = int(np.asarray(state.label).max())
     assert not bool(running_totals_agree(one_colour.rules, state._replace(
         room_value=state.room_value.at[room].add(1))))
+
+
+def test_the_played_action_is_legal_exactly_where_the_mask_says():
+    """Rules.action_is_legal looks at the action's cell only (the whole table for setting aside):
+    it must agree with legal_action_mask on every action, out-of-range ones included, in a batch
+    where one game can only set its tile aside (its hand emptied) and the others cannot."""
+    from monkey_env.forbidden_city.jaxgame.env import jax_game_for
+
+    jg = jax_game_for()
+    keys = jax.random.split(jax.random.PRNGKey(3), 3)
+    params = jax.tree_util.tree_map(lambda *x: jax.numpy.stack(x),
+                                    *[jg.params(players=p, start_side=s) for p, s in ((2, "beginner"), (3, "advanced"), (4, "beginner"))])
+    states = jg.batch_init(keys, params)
+    rng = np.random.default_rng(0)
+    for _ in range(6):
+        masks = np.asarray(jg.batch_legal_mask(states))
+        states = jg.batch_step(states, np.asarray([rng.choice(np.flatnonzero(m)) for m in masks], np.int32))
+    states = states._replace(held=states.held.at[0, states.current[0]].set(-1))
+    actions = jax.numpy.arange(-1, jg.num_actions + 1)
+    every = jax.jit(jax.vmap(lambda s: jax.vmap(lambda a: jg.rules.action_is_legal(s, a))(actions)))(states)
+    masks = np.asarray(jg.batch_legal_mask(states))
+    expected = np.concatenate([np.zeros((3, 1), bool), masks, np.zeros((3, 1), bool)], 1)
+    assert np.array_equal(np.asarray(every), expected)
+    assert masks[0, -1] and masks[0, :-1].sum() == 0 and not masks[1:, -1].any()
