@@ -63,8 +63,9 @@ def test_the_played_action_is_legal_exactly_where_the_mask_says():
 
     jg = jax_game_for()
     keys = jax.random.split(jax.random.PRNGKey(3), 3)
+    settings = ((2, "beginner"), (3, "advanced"), (4, "beginner"))
     params = jax.tree_util.tree_map(lambda *x: jax.numpy.stack(x),
-                                    *[jg.params(players=p, start_side=s) for p, s in ((2, "beginner"), (3, "advanced"), (4, "beginner"))])
+                                    *[jg.params(players=p, start_side=s) for p, s in settings])
     states = jg.batch_init(keys, params)
     rng = np.random.default_rng(0)
     for _ in range(6):

@@ -127,8 +127,9 @@ class Rules:
         place = (state.tile[y, x] < 0) & there.any() & fits & (state.held[state.current] >= 0)
         # Setting aside is legal when no placement is: the whole mask, computed in a loop that runs
         # once if any game (of a vmapped batch) sets aside and never otherwise.
-        _, any_place = jax.lax.while_loop(lambda c: c[0], lambda c: (jnp.asarray(False), self.placement_mask(state).any()),
-                                          (aside, jnp.asarray(False)))
+        def whole_mask(carry):
+            return jnp.asarray(False), self.placement_mask(state).any()
+        _, any_place = jax.lax.while_loop(lambda c: c[0], whole_mask, (aside, jnp.asarray(False)))
         legal = jnp.where(aside, ~any_place, place)
         return legal & (action >= 0) & (action <= size * size * 4) & ~state.terminated
 
