@@ -119,9 +119,10 @@ class Game:
         if self.game_over or face is None:
             return []
         out = []
+        turned = [face.turned(turns) for turns in range(ROTATIONS)]     # once, not once per cell
         for (x, y) in self.frontier():
             for turns in range(ROTATIONS):
-                if self.city.placement_problem(face.turned(turns), x, y) is None:
+                if self.city.placement_problem(turned[turns], x, y) is None:
                     out.append((x, y, turns))
         return out
 

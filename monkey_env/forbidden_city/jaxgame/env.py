@@ -91,7 +91,7 @@ class JaxGame:
 
     def _init_impl(self, key: jax.Array, params: Params) -> State:
         st, t = self.static, self.tables
-        s = empty_state(st.size, st.n_kinds)
+        s = empty_state(st.size, st.n_kinds, st.door_capacity)
         size = jnp.where(params.players == 2, st.n_kinds, st.base_size).astype(jnp.int32)
         noise = jax.random.uniform(key, (MAX_PLAYERS, st.n_kinds))
         noise = jnp.where(jnp.arange(st.n_kinds)[None, :] < size, noise, 2.0)
@@ -103,9 +103,10 @@ class JaxGame:
                        drawn=jnp.where(seated, 1, 0).astype(jnp.int32), players=params.players,
                        stack_size=size, turns_total=params.players * (size - left), ending=params.ending,
                        start_side=params.start_side)
-        for i in range(st.n_start):                   # the start tile, chosen side up
-            y, x = divmod(i, st.span)
-            s = self.rules.lay(s, st.origin + x, st.origin + y, t.start_ids[params.start_side, i], 0, -1)
+        def lay_start_cell(i, s):                     # the start tile, chosen side up (a loop: one lay compiled)
+            y, x = jnp.divmod(i, st.span)
+            return self.rules.lay(s, st.origin + x, st.origin + y, t.start_ids[params.start_side, i], 0, -1)
+        s = jax.lax.fori_loop(0, st.n_start, lay_start_cell, s)
         return s._replace(closed=self.rules.closed_rooms(s))
 
     def legal_action_mask(self, state: State) -> jnp.ndarray:
@@ -113,8 +114,7 @@ class JaxGame:
 
     def _step_impl(self, state: State, action) -> State:
         action = jnp.asarray(action, jnp.int32)
-        in_range = (action >= 0) & (action < self.num_actions)
-        legal = in_range & self.rules.legal_action_mask(state)[jnp.clip(action, 0, self.num_actions - 1)]
+        legal = self.rules.action_is_legal(state, action)
         after = self.rules.apply(state, jnp.clip(action, 0, self.num_actions - 1))
         after = after._replace(rewards=(after.coins - state.coins).astype(jnp.float32))
         penalty = jnp.zeros((MAX_PLAYERS,), jnp.float32).at[state.current].set(self.illegal_penalty)

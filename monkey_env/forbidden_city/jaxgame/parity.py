@@ -9,7 +9,9 @@ from monkey_env.forbidden_city.engine import Game
 from monkey_env.forbidden_city.options import ForbiddenCityOptions
 
 
-def reference_view(game: Game) -> dict:
+def reference_view(game: Game, mask: np.ndarray | None = None) -> dict:
+    """What the differential compares, from the reference engine (``mask``: its legal_mask(),
+    if already computed: the costliest part of a decision)."""
     n = game.data.size
     side = 0 if game.options.start_side == "beginner" else 1
     n_start = game.data.start_span ** 2
@@ -27,12 +29,36 @@ def reference_view(game: Game) -> dict:
         "tiles_left": np.array([game.tiles_left(s) for s in range(p)]),
         "coins": np.array(game.scores()), "end_coins": np.array(game.end_coins),
         "current": game.current, "turns": game.turns_played, "over": game.game_over,
-        "mask": game.legal_mask(),
+        "mask": game.legal_mask() if mask is None else mask, "running_totals_agree": True,
     }
 
 
+def running_totals_agree(rules, state) -> jax.Array:
+    """() bool: the state's running totals per room (value, advisors, open sides) and its count
+    of door links equal what the whole table gives (rules.room_totals_of_labels)."""
+    import jax.numpy as jnp
+
+    from monkey_env.forbidden_city.geometry import DOOR, WALL
+    from monkey_env.forbidden_city.jaxgame.rules import shift
+
+    own, advisors, open_sides = rules.room_totals_of_labels(state)
+    occ, sides, _, _ = rules.faces(state)
+    links = 0
+    for d in (1, 2):                                  # each shared side once: east and south
+        a, b = sides[..., d], shift(sides[..., (d + 2) % 4], d, WALL)
+        links += (occ & shift(occ, d, False) & ((a == DOOR) | (b == DOOR)) & (a != WALL) & (b != WALL)).sum()
+    return ((state.room_value == own).all() & (state.room_advisors == advisors).all()
+            & (state.room_open == open_sides).all() & (state.doors == links))
+
+
+_CHECKS: dict[int, object] = {}
+
+
 def host_batch(jg, states) -> dict:
-    return {"state": jax.device_get(states), "mask": np.asarray(jg.batch_legal_mask(states))}
+    if id(jg) not in _CHECKS:
+        _CHECKS[id(jg)] = jax.jit(jax.vmap(lambda s: running_totals_agree(jg.rules, s)))
+    return {"state": jax.device_get(states), "mask": np.asarray(jg.batch_legal_mask(states)),
+            "totals": np.asarray(_CHECKS[id(jg)](states))}
 
 
 def jax_view(host: dict, i: int) -> dict:
@@ -44,7 +70,7 @@ def jax_view(host: dict, i: int) -> dict:
         "label": s.label.astype(int), "held": s.held[:p].astype(int), "tiles_left": left.astype(int),
         "coins": s.coins[:p].astype(int), "end_coins": s.end_coins[:p].astype(int),
         "current": int(s.current), "turns": int(s.turns), "over": bool(s.terminated),
-        "mask": host["mask"][i],
+        "mask": host["mask"][i], "running_totals_agree": bool(host["totals"][i]),
     }
 
 
@@ -87,12 +113,13 @@ def differential_batch(jg, first: int, batch: int, seed: int) -> dict:
     while True:
         actions = np.zeros(batch, np.int32)
         for i, g in enumerate(games):
-            diff = differences(reference_view(g), jax_view(host, i))
+            mask = g.legal_mask()
+            diff = differences(reference_view(g, mask), jax_view(host, i))
             if diff:
                 raise AssertionError(f"game {first + i} {settings[i]} seed {seed}, decision {len(g.history)}:\n"
                                      + "\n".join(diff))
             if not g.game_over:
-                actions[i] = rng.choice(np.flatnonzero(g.legal_mask()))
+                actions[i] = rng.choice(np.flatnonzero(mask))
                 g.apply(int(actions[i]))
                 decisions += 1
         if all(g.game_over for g in games):

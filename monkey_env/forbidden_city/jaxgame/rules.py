@@ -1,11 +1,15 @@
 """The rules as pure functions of a State (no Python branching on traced values).
 
-Rooms are kept as labels (each node holds its room's smallest node number). Laying a tile
-gives its parts new labels and merges them with the rooms they meet through open sides; a
-merge relabels the whole (H, W, 2) array at once, so the flood fill of the reference engine
-becomes at most four whole-array relabels per tile, the same cost under vmap for every game
-(Pgx's Go keeps its chains the same way). Closure: a room is closed when none of its open
-sides faces an empty cell or the table's edge, counted per room with a segment sum.
+Rooms are kept as labels (each node holds its room's smallest node number, the reference
+engine's Room.id) with running totals per label (State.room_*). Laying a tile gives its parts
+new labels and totals and merges them with the rooms they meet through open sides: at most four
+merges, each a whole-array relabel plus the sum of two rows of totals (Pgx's Go keeps its
+chains the same way), so the flood fill of the reference engine is never needed. Only a room
+the tile touched can close (its parts' rooms, or a neighbour's whose open side faced the cell:
+State.last_rooms), so closing reads at most six open-side counts, and scoring reads their
+totals and the door links (State.door_nodes, appended as tiles are laid), each
+(room, linked room) pair once. The whole-table recomputations (closed_rooms,
+room_totals_of_labels) set up the start tile and check the running totals in the tests.
 """
 
 from __future__ import annotations
@@ -15,9 +19,12 @@ import jax.numpy as jnp
 
 from monkey_env.forbidden_city.geometry import DOOR, OPEN, STEP, WALL
 from monkey_env.forbidden_city.jaxgame.state import MAX_PLAYERS, State
-from monkey_env.forbidden_city.jaxgame.tables import Static, Tables
+from monkey_env.forbidden_city.jaxgame.tables import EMPTY_CODE, OPEN_CODE, Static, Tables
 
 ROOMS_CLOSED_AT_ONCE = 6      # one tile closes at most its two parts' rooms and four neighbours'
+DX = (0, 1, 0, -1)            # STEP as arrays, by direction N, E, S, W
+DY = (-1, 0, 1, 0)
+assert all(STEP[d] == (DX[d], DY[d]) for d in range(4))
 
 
 def shift(a: jnp.ndarray, d: int, fill) -> jnp.ndarray:
@@ -31,6 +38,8 @@ def shift(a: jnp.ndarray, d: int, fill) -> jnp.ndarray:
 
 def payout(value, advisors):
     """The rulebook's majority payout (scoring.payout) for (4,) advisors: (4,) int32 coins."""
+    value = jnp.asarray(value, jnp.int32)
+    advisors = jnp.asarray(advisors, jnp.int32)
     most = advisors.max()
     top = advisors == most
     tie = top.sum() >= 2
@@ -61,58 +70,136 @@ class Rules:
         return occ, sides, qpart, qcolour
 
     # ------------------------------------------------------------------ legality
+    def _facing_codes(self, state: State) -> jnp.ndarray:
+        """(H, W, 4 d) int32 for every cell: the side_code of the neighbour's side facing it in
+        direction d, EMPTY_CODE where no tile lies there (or off the table)."""
+        occ = state.tile >= 0
+        t = jnp.maximum(state.tile, 0).astype(jnp.int32)
+        code = jnp.where(occ[..., None], self.t.side_code[t, state.rotation.astype(jnp.int32)], EMPTY_CODE)
+        return jnp.stack([shift(code[..., (d + 2) % 4], d, EMPTY_CODE) for d in range(4)], -1).astype(jnp.int32)
+
+    def _allowed_codes(self, held) -> jnp.ndarray:
+        """(4 turns, 4 d) int32 bit sets: the facing codes the held tile (table id) accepts on side
+        d when turned: all but an open floor of another colour where its own side is open."""
+        code = self.t.side_code[held].astype(jnp.int32)                                # (4 r, 4 d)
+        everything = (1 << (EMPTY_CODE + 1)) - 1
+        other_floors = (((1 << EMPTY_CODE) - 1) & ~((1 << OPEN_CODE) - 1)) & ~(1 << code)
+        return jnp.where(code >= OPEN_CODE, everything & ~other_floors, everything)
+
     def placement_mask(self, state: State) -> jnp.ndarray:
-        """(H, W, 4 turns) bool: where the current hand's tile may be laid."""
-        occ, sides, _, qcolour = self.faces(state)
+        """(H, W, 4 turns) bool: where the current hand's tile may be laid (next to a tile, and no
+        open side against an open side of another colour)."""
+        facing = self._facing_codes(state)                                             # (H, W, 4 d)
         held = jnp.maximum(state.held[state.current], 0).astype(jnp.int32) + self.s.n_start * 2   # table id
-        my_sides = self.t.sides[held]                                              # (4 r, 4 d)
-        my_colour = jnp.take_along_axis(self.t.floors[held][None, :].repeat(4, 0),
-                                        self.t.quarter_part[held].astype(jnp.int32), -1)  # (4 r, 4 d)
-        nocc = jnp.stack([shift(occ, d, False) for d in range(4)], -1)             # (H, W, 4 d)
-        nside = jnp.stack([shift(sides[..., (d + 2) % 4], d, WALL) for d in range(4)], -1)
-        ncolour = jnp.stack([shift(qcolour[..., (d + 2) % 4], d, -1) for d in range(4)], -1)
-        clash = (nocc[:, :, None, :] & (my_sides == OPEN)[None, None] & (nside == OPEN)[:, :, None, :]
-                 & (my_colour[None, None] != ncolour[:, :, None, :]))
-        ok = ~occ[..., None] & nocc.any(-1)[..., None] & ~clash.any(-1)
+        allowed = self._allowed_codes(held)                                            # (4 r, 4 d)
+        fits = ((allowed[None, None] >> facing[:, :, None, :]) & 1).astype(bool).all(-1)   # (H, W, 4 r)
+        touching = (facing != EMPTY_CODE).any(-1)
+        ok = (state.tile < 0)[..., None] & touching[..., None] & fits
         return ok & (state.held[state.current] >= 0)
 
     def legal_action_mask(self, state: State) -> jnp.ndarray:
         place = self.placement_mask(state).reshape(-1)
         return jnp.concatenate([place, (~place.any())[None]]) & ~state.terminated
 
+    def _neighbours(self, state: State, x, y):
+        """The four neighbours of (x, y), by direction: whether a tile lies there, its table id and
+        rotation (0 if none), its cell number (clipped to the table)."""
+        size = self.s.size
+        nx, ny = x + jnp.asarray(DX), y + jnp.asarray(DY)
+        inside = (nx >= 0) & (nx < size) & (ny >= 0) & (ny < size)
+        nxc, nyc = jnp.clip(nx, 0, size - 1), jnp.clip(ny, 0, size - 1)
+        ntile = state.tile[nyc, nxc].astype(jnp.int32)
+        there = inside & (ntile >= 0)
+        return there, jnp.maximum(ntile, 0), state.rotation[nyc, nxc].astype(jnp.int32), nyc * size + nxc
+
+    def action_is_legal(self, state: State, action) -> jnp.ndarray:
+        """() bool: legal_action_mask(state)[action], looking only at the action's cell (the whole
+        table only for setting the tile aside, and then only if a game of the batch does)."""
+        size = self.s.size
+        aside = action == size * size * 4
+        cell, turns = jnp.divmod(jnp.clip(action, 0, size * size * 4 - 1), 4)
+        y, x = jnp.divmod(cell, size)
+        held = jnp.maximum(state.held[state.current], 0).astype(jnp.int32) + self.s.n_start * 2
+        there, ntile, nrot, _ = self._neighbours(state, x, y)
+        opposite = (jnp.arange(4) + 2) % 4
+        facing = jnp.where(there, self.t.side_code[ntile, nrot, opposite], EMPTY_CODE).astype(jnp.int32)
+        fits = ((self._allowed_codes(held)[turns] >> facing) & 1).astype(bool).all()
+        place = (state.tile[y, x] < 0) & there.any() & fits & (state.held[state.current] >= 0)
+        # Setting aside is legal when no placement is: the whole mask, computed in a loop that runs
+        # once if any game (of a vmapped batch) sets aside and never otherwise.
+        def whole_mask(carry):
+            return jnp.asarray(False), self.placement_mask(state).any()
+        _, any_place = jax.lax.while_loop(lambda c: c[0], whole_mask, (aside, jnp.asarray(False)))
+        legal = jnp.where(aside, ~any_place, place)
+        return legal & (action >= 0) & (action <= size * size * 4) & ~state.terminated
+
     # ------------------------------------------------------------------ laying a tile
     def lay(self, state: State, x, y, tile, turns, owner) -> State:
-        """Put a tile on (x, y) and merge its parts with the rooms they open onto."""
-        size = self.s.size
+        """Put a tile (table id) on (x, y), merge its parts with the rooms they open onto, keep the
+        rooms' totals and the door links, and note the rooms it touched (State.last_rooms)."""
+        size, n, t = self.s.size, self.s.nodes, self.t
         tile = jnp.asarray(tile, jnp.int32)
         turns = jnp.asarray(turns, jnp.int32)
+        owner = jnp.asarray(owner, jnp.int32)
         first = (y * size + x) * 2
-        label = state.label.at[y, x, 0].set(first)
-        label = label.at[y, x, 1].set(jnp.where(self.t.parts[tile] == 2, first + 1, -1))
-        state = state._replace(tile=state.tile.at[y, x].set(tile.astype(jnp.int16)),
-                               rotation=state.rotation.at[y, x].set(turns.astype(jnp.int8)),
-                               owner=state.owner.at[y, x].set(jnp.asarray(owner, jnp.int8)))
-        sides = self.t.sides[tile, turns]
-        qpart = self.t.quarter_part[tile, turns].astype(jnp.int32)
-        for d in range(4):
-            dx, dy = STEP[d]
-            nx, ny = x + dx, y + dy
-            inside = (nx >= 0) & (nx < size) & (ny >= 0) & (ny < size)
-            nxc, nyc = jnp.clip(nx, 0, size - 1), jnp.clip(ny, 0, size - 1)
-            ntile = state.tile[nyc, nxc].astype(jnp.int32)
-            nrot = state.rotation[nyc, nxc].astype(jnp.int32)
-            there = jnp.maximum(ntile, 0)
-            join = (inside & (ntile >= 0) & (sides[d] == OPEN)
-                    & (self.t.sides[there, nrot, (d + 2) % 4] == OPEN))
-            a = label[y, x, qpart[d]]
-            b = jnp.where(join, label[nyc, nxc, self.t.quarter_part[there, nrot, (d + 2) % 4]], a)
-            low = jnp.minimum(a, b)
-            label = jnp.where((label == a) | (label == b), low, label)
-        return state._replace(label=label)
+        sides = t.sides[tile, turns].astype(jnp.int32)                              # (4 d,)
+        qpart = t.quarter_part[tile, turns].astype(jnp.int32)
+        two = t.parts[tile] == 2
+        there, ntile, nrot, ncell = self._neighbours(state, x, y)
+        opposite = (jnp.arange(4) + 2) % 4
+        nside = jnp.where(there, t.sides[ntile, nrot, opposite], WALL).astype(jnp.int32)
+        node = first + qpart                                                          # my node on each side
+        nnode = ncell * 2 + t.quarter_part[ntile, nrot, opposite].astype(jnp.int32)   # theirs facing me
+
+        tiles = state.tile.at[y, x].set(tile.astype(jnp.int16))
+        label = state.label.reshape(-1)
+        label = label.at[first].set(first).at[first + 1].set(jnp.where(two, first + 1, -1))
+        # The new parts' own totals; each neighbour's open side that faced an empty cell now faces a tile.
+        front = (sides == OPEN) & ~there
+        faced = there & (nside == OPEN)
+        parts = jnp.arange(2)
+        value = state.room_value.at[first + parts].set(t.part_value[tile])
+        seat = (jnp.arange(MAX_PLAYERS) == owner).astype(jnp.int16)
+        advisors = state.room_advisors.at[first + parts].set(t.advisors[tile].astype(jnp.int16)[:, None] * seat)
+        opened = (front[None, :] & (qpart[None, :] == parts[:, None])).sum(-1).astype(jnp.int16)
+        open_ = state.room_open.at[first + parts].set(opened)
+        open_ = open_.at[jnp.where(faced, label[nnode], n)].add(jnp.int16(-1), mode="drop")
+        # Merges: tiles whose two parts end in one room count once there.
+        twice = (t.two_counting[jnp.maximum(tiles, 0).astype(jnp.int32)] & (tiles >= 0)).reshape(-1)   # (H * W,)
+        join = faced & (sides == OPEN)
+
+        def merge_side(d, rooms):          # a loop, not unrolled: one merge to compile
+            label, value, advisors, open_ = rooms
+            a = label[node[d]]
+            b = jnp.where(join[d], label[nnode[d]], a)
+            low, high, merge = jnp.minimum(a, b), jnp.maximum(a, b), a != b
+            l0, l1 = label[0::2], label[1::2]
+            both = (twice & (((l0 == a) & (l1 == b)) | ((l0 == b) & (l1 == a)))).sum()
+            joined = value[a] + value[b] - jnp.where(merge, self.s.coin_tile * both, 0)
+            value = value.at[low].set(jnp.where(merge, joined, value[low]).astype(jnp.int16))
+            value = value.at[high].set(jnp.where(merge, 0, value[high]).astype(jnp.int16))
+            advisors = advisors.at[low].set(jnp.where(merge, advisors[a] + advisors[b], advisors[low]))
+            advisors = advisors.at[high].set(jnp.where(merge, 0, advisors[high]))
+            open_ = open_.at[low].set(jnp.where(merge, open_[a] + open_[b], open_[low]))
+            open_ = open_.at[high].set(jnp.where(merge, 0, open_[high]))
+            return jnp.where((label == a) | (label == b), low, label), value, advisors, open_
+        label, value, advisors, open_ = jax.lax.fori_loop(0, 4, merge_side, (label, value, advisors, open_))
+        # Door links with the neighbours (a door on either side, no plain wall on either).
+        link = there & ((sides == DOOR) | (nside == DOOR)) & (sides != WALL) & (nside != WALL)
+        row = jnp.where(link, state.doors + jnp.cumsum(link) - 1, self.s.door_capacity)
+        door_nodes = state.door_nodes.at[row].set(jnp.stack([node, nnode], -1).astype(jnp.int16), mode="drop")
+        touched = jnp.concatenate([first + parts, jnp.where(faced, nnode, -1)])
+        touched = jnp.where(jnp.arange(6) == 1, jnp.where(two, first + 1, -1), touched)
+        return state._replace(
+            tile=tiles, rotation=state.rotation.at[y, x].set(turns.astype(jnp.int8)),
+            owner=state.owner.at[y, x].set(owner.astype(jnp.int8)), label=label.reshape(state.label.shape),
+            room_value=value, room_advisors=advisors, room_open=open_, door_nodes=door_nodes,
+            doors=state.doors + link.sum().astype(jnp.int32), last_rooms=touched.astype(jnp.int16))
 
     # ------------------------------------------------------------------ rooms
     def closed_rooms(self, state: State) -> jnp.ndarray:
-        """(N,) bool: the rooms (by label) with no open side facing an empty cell or the edge."""
+        """(N,) bool: the rooms (by label) with no open side facing an empty cell or the edge,
+        from the whole table (the start tile's set-up; lay and score_new_rooms keep it after)."""
         n = self.s.nodes
         occ, sides, qpart, _ = self.faces(state)
         nocc = jnp.stack([shift(occ, d, False) for d in range(4)], -1)
@@ -124,10 +211,11 @@ class Rules:
         exists = jax.ops.segment_sum((lab >= 0).astype(jnp.int32), where, n + 1)[:n] > 0
         return exists & (open_sides == 0)
 
-    def room_totals(self, state: State):
-        """Per room label: coins of its own (tiles once each, dragons) (N,), advisors per seat (N, 4)."""
+    def room_totals_of_labels(self, state: State):
+        """The running totals recomputed from the whole table: per label, (N,) coins of its own,
+        (N, 4) advisors per seat, (N,) open sides; equal to State.room_* (a check)."""
         n = self.s.nodes
-        occ = state.tile >= 0
+        occ, sides, qpart, _ = self.faces(state)
         t = jnp.maximum(state.tile, 0).astype(jnp.int32)
         counts = occ & self.t.counts[t]
         lab = state.label
@@ -141,41 +229,38 @@ class Rules:
         seat = (state.owner[..., None] == jnp.arange(MAX_PLAYERS)).astype(jnp.int32)       # (H, W, 4)
         per_seat = adv[..., :, None] * seat[..., None, :]                                  # (H, W, 2, 4)
         advisors = jax.ops.segment_sum(per_seat.reshape(-1, MAX_PLAYERS), where, n + 1)
-        return own, advisors                                                               # (N+1,), (N+1, 4)
-
-    def door_links(self, state: State):
-        """Every shared side (east and south of each cell): the two rooms' labels and whether a
-        door joins them (a door, and no plain wall on the other tile)."""
-        occ, sides, qpart, _ = self.faces(state)
-        quarter_label = jnp.take_along_axis(state.label, jnp.clip(qpart, 0, 1), -1)  # (H, W, 4)
-        here, there, link = [], [], []
-        for d in (1, 2):                                  # east, south
-            o = (d + 2) % 4
-            a, b = sides[..., d], shift(sides[..., o], d, WALL)
-            ok = occ & shift(occ, d, False) & ((a == DOOR) | (b == DOOR)) & (a != WALL) & (b != WALL)
-            here.append(quarter_label[..., d].reshape(-1))
-            there.append(shift(quarter_label[..., o], d, -1).reshape(-1))
-            link.append(ok.reshape(-1))
-        return jnp.concatenate(here), jnp.concatenate(there), jnp.concatenate(link)
+        nocc = jnp.stack([shift(occ, d, False) for d in range(4)], -1)
+        front = occ[..., None] & (sides == OPEN) & ~nocc
+        per_part = jnp.stack([(front & (qpart == p)).sum(-1) for p in range(2)], -1)
+        open_sides = jax.ops.segment_sum(per_part.reshape(-1), where, n + 1)
+        return own[:n], advisors[:n], open_sides[:n]
 
     def score_new_rooms(self, state: State, closed_before: jnp.ndarray) -> State:
-        """Pay every room that is closed now and was not before (at most ROOMS_CLOSED_AT_ONCE)."""
+        """Pay every room the last laid tile closed (closed now, not before; at most
+        ROOMS_CLOSED_AT_ONCE): its own coins and those of each room a door links to it."""
         n = self.s.nodes
-        closed = self.closed_rooms(state)
-        new = closed & ~closed_before
-        (which,) = jnp.nonzero(new, size=ROOMS_CLOSED_AT_ONCE, fill_value=n)
-        own, advisors = self.room_totals(state)
-        here, there, link = self.door_links(state)
-
-        def one(room):
-            touched = jnp.zeros((n + 1,), bool)
-            touched = touched.at[jnp.where(link & (here == room), there, n)].set(True)
-            touched = touched.at[jnp.where(link & (there == room), here, n)].set(True)
-            touched = touched.at[room].set(False).at[n].set(False)
-            value = own[room] + jnp.where(touched, own, 0).sum()
-            return jnp.where(room < n, payout(value, advisors[room]), 0)
-
-        gained = jax.vmap(one)(which).sum(0)
+        lab = state.label.reshape(-1)
+        nodes = state.last_rooms.astype(jnp.int32)
+        room = jnp.where(nodes >= 0, lab[jnp.maximum(nodes, 0)], -1)                  # (6,) labels
+        r = jnp.maximum(room, 0)
+        closed_now = (room >= 0) & (state.room_open[r] == 0)
+        earlier = (room[:, None] == room[None, :]) & (jnp.arange(6)[:, None] > jnp.arange(6)[None, :])
+        new = closed_now & ~closed_before[r] & ~earlier.any(-1)
+        # Every (room, door-linked other room) pair once: sort the pairs, keep the first of each run.
+        in_use = jnp.arange(self.s.door_capacity) < state.doors
+        ends = jnp.where(in_use[:, None], lab[jnp.maximum(state.door_nodes.astype(jnp.int32), 0)], -1)   # (D, 2)
+        a = jnp.concatenate([ends[:, 0], ends[:, 1]])
+        b = jnp.concatenate([ends[:, 1], ends[:, 0]])
+        none = n * n
+        key = jnp.sort(jnp.where((a >= 0) & (a != b), a * n + b, none))
+        once = (key < none) & jnp.concatenate([jnp.ones((1,), bool), key[1:] != key[:-1]])
+        ka, kb = key // n, key % n
+        linked = jnp.where(once[None, :] & (ka[None, :] == room[:, None]),
+                           state.room_value[kb].astype(jnp.int32)[None, :], 0).sum(-1)     # (6,)
+        value = state.room_value[r].astype(jnp.int32) + linked
+        paid = jax.vmap(payout)(value, state.room_advisors[r])                             # (6, 4)
+        gained = jnp.where(new[:, None], paid, 0).sum(0)
+        closed = closed_before.at[jnp.where(closed_now, r, n)].set(True, mode="drop")
         return state._replace(coins=state.coins + gained, closed=closed)
 
     # ------------------------------------------------------------------ a turn
@@ -224,10 +309,7 @@ def closing_cells(rules: Rules, state: State) -> jnp.ndarray:
     occ, sides, qpart, _ = rules.faces(state)
     nocc = jnp.stack([shift(occ, d, False) for d in range(4)], -1)                     # (H, W, 4)
     front = occ[..., None] & (sides == OPEN) & ~nocc
-    per_part = jnp.stack([(front & (qpart == p)).sum(-1) for p in range(2)], -1)
-    lab = state.label.reshape(-1)
-    where = jnp.where(lab >= 0, lab, n)
-    open_sides = jax.ops.segment_sum(per_part.reshape(-1), where, n + 1)
+    open_sides = jnp.concatenate([state.room_open.astype(jnp.int32), jnp.zeros((1,), jnp.int32)])   # (N + 1,)
     quarter_label = jnp.take_along_axis(state.label, jnp.clip(qpart, 0, 1), -1)         # (H, W, 4)
     # For an empty cell, the room of each neighbour's quarter that faces it through open floor.
     facing = jnp.stack([jnp.where(shift(front[..., (d + 2) % 4], d, False),

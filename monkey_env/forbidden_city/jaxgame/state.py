@@ -1,6 +1,12 @@
 """The state of one game on the JAX engine: every field with its shape and dtype.
 
-H = W = the table's size; N = H * W * 2 room nodes (geometry.node_id); K = tile kinds.
+H = W = the table's size; N = H * W * 2 room nodes (geometry.node_id); K = tile kinds;
+D = the door links the table can hold (tables.Static.door_capacity).
+
+The room_* fields are running totals per room label, kept up to date as tiles are laid and rooms
+merge (rules.Rules.lay), so that closing and scoring a room reads them instead of summing the
+whole table; rules.room_totals_of_labels recomputes them from the table (the differential test
+checks that they agree).
 """
 
 from __future__ import annotations
@@ -33,6 +39,13 @@ class State(NamedTuple):
     terminated: jnp.ndarray  # () bool
     illegal: jnp.ndarray     # () bool the game ended on an illegal action
     rewards: jnp.ndarray     # (4,) float32 each seat's coin change at the last step
+    room_value: jnp.ndarray  # (N,) int16 coins of the room labelled n on its own (tiles once each, dragons); 0 no room
+    room_advisors: jnp.ndarray  # (N, 4) int16 advisors of each seat in the room labelled n
+    room_open: jnp.ndarray   # (N,) int16 open sides of the room labelled n facing an empty cell or the edge
+    door_nodes: jnp.ndarray  # (D, 2) int16 the two nodes of each door link on the table, in the order laid; -1 none
+    doors: jnp.ndarray       # () int32 door links on the table (rows of door_nodes in use)
+    last_rooms: jnp.ndarray  # (6,) int16 a node of each room the last laid tile touched (its parts, and the
+                             #      neighbours whose open side faced it: the only rooms it can close); -1 none
 
     @property
     def round(self):
@@ -40,7 +53,7 @@ class State(NamedTuple):
         return self.turns // self.players
 
 
-def empty_state(size: int, n_kinds: int) -> State:
+def empty_state(size: int, n_kinds: int, door_capacity: int = 1) -> State:
     i32 = lambda v: jnp.asarray(v, jnp.int32)  # noqa: E731
     return State(
         tile=-jnp.ones((size, size), jnp.int16), owner=-jnp.ones((size, size), jnp.int8),
@@ -50,4 +63,9 @@ def empty_state(size: int, n_kinds: int) -> State:
         coins=jnp.zeros((MAX_PLAYERS,), jnp.int32), end_coins=jnp.zeros((MAX_PLAYERS,), jnp.int32),
         current=i32(0), players=i32(2), stack_size=i32(0), turns=i32(0), turns_total=i32(0), ending=i32(0),
         start_side=i32(0), terminated=jnp.asarray(False), illegal=jnp.asarray(False),
-        rewards=jnp.zeros((MAX_PLAYERS,), jnp.float32))
+        rewards=jnp.zeros((MAX_PLAYERS,), jnp.float32),
+        room_value=jnp.zeros((size * size * 2,), jnp.int16),
+        room_advisors=jnp.zeros((size * size * 2, MAX_PLAYERS), jnp.int16),
+        room_open=jnp.zeros((size * size * 2,), jnp.int16),
+        door_nodes=-jnp.ones((door_capacity, 2), jnp.int16), doors=i32(0),
+        last_rooms=-jnp.ones((6,), jnp.int16))

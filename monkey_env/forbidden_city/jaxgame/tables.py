@@ -13,6 +13,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from monkey_env.forbidden_city.game_data import START_SIDES, GameData
+from monkey_env.forbidden_city.geometry import DOOR, OPEN
+from monkey_env.forbidden_city.jaxgame.state import MAX_PLAYERS
 
 
 class Tables(NamedTuple):
@@ -25,6 +27,14 @@ class Tables(NamedTuple):
     counts: jnp.ndarray       # (T,) bool, False for gardens
     start_ids: jnp.ndarray    # (2 sides, span * span) int16 table id of each start cell
     kind_end_coins: jnp.ndarray  # (K,) int32 coins a kind is worth if kept at the end (advisors, dragons)
+    side_code: jnp.ndarray    # (T, 4 turns, 4 directions) int8: BLOCKED (wall or door) or OPEN_CODE + floor colour
+    part_value: jnp.ndarray   # (T, 2) int16 coins of each part on its own (the tile if it counts, its dragons)
+    two_counting: jnp.ndarray  # (T,) bool: two parts and the tile counts (it may count twice in one room)
+
+
+BLOCKED = 0       # side_code of a wall or a door: it joins nothing and clashes with nothing
+OPEN_CODE = 1     # side_code of open floor of colour k: OPEN_CODE + k
+EMPTY_CODE = 7    # the code placement_mask gives a side facing an empty cell or the table's edge
 
 
 @dataclass(frozen=True)
@@ -37,6 +47,7 @@ class Static:
     base_size: int            # stack size with 3-4 players
     coin_tile: int
     coin_dragon: int
+    door_capacity: int        # D: door links the table can ever hold (one door side each, at most)
 
     @property
     def nodes(self) -> int:
@@ -64,6 +75,16 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
         advisors[t, :f.parts] = f.advisors
         dragons[t, :f.parts] = f.dragons
     coins = data.table.coins
+    code = np.where(sides == OPEN, OPEN_CODE + floors[np.arange(T)[:, None, None], qpart], BLOCKED)
+    assert code.max() < EMPTY_CODE
+    part_value = np.zeros((T, 2), np.int16)
+    for t, f in enumerate(faces):
+        part_value[t, :f.parts] = [coins.tile * f.counts + coins.dragon * d for d in f.dragons]
+    # A door link needs a door side on at least one of its two tiles, so the links never
+    # outnumber the door sides that can lie on the table: the start tile's and every stack's.
+    kind_doors = [k.face.sides.count(DOOR) for k in data.kinds]
+    start_doors = max(sum(f.sides.count(DOOR) for row in data.start_cells(side) for f in row) for side in START_SIDES)
+    door_capacity = start_doors + max(2 * sum(kind_doors), MAX_PLAYERS * sum(kind_doors[:data.base_size]))
     end = np.array([coins.end_advisor * sum(k.face.advisors) + coins.end_dragon * sum(k.face.dragons)
                     for k in data.kinds], np.int32)
     tables = Tables(
@@ -72,8 +93,10 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
         advisors=jnp.asarray(advisors), dragons=jnp.asarray(dragons),
         counts=jnp.asarray(np.array([f.counts for f in faces], bool)),
         start_ids=jnp.asarray(np.arange(2 * n_start, dtype=np.int16).reshape(2, n_start)),
-        kind_end_coins=jnp.asarray(end))
+        kind_end_coins=jnp.asarray(end), side_code=jnp.asarray(code.astype(np.int8)),
+        part_value=jnp.asarray(part_value),
+        two_counting=jnp.asarray(np.array([f.parts == 2 and f.counts for f in faces], bool)))
     static = Static(size=data.size, span=data.start_span, origin=data.start_origin("beginner"), n_start=n_start,
                     n_kinds=len(data.kinds), base_size=data.base_size, coin_tile=coins.tile,
-                    coin_dragon=coins.dragon)
+                    coin_dragon=coins.dragon, door_capacity=max(1, door_capacity))
     return tables, static
