@@ -27,6 +27,8 @@ CHECKPOINT_VERSION = 1
 CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINTS / "ppo_jax.msgpack"
 DEFAULT_GAME = "monkey_palace"
+# The games with a JAX PPO (agents/ppo_games.py's POLICY_GAMES; named here without importing JAX)
+JAX_PPO_GAMES = ("monkey_palace", "shadow_theater", "forbidden_city")
 
 
 def default_checkpoint(game: str = DEFAULT_GAME) -> Path:

@@ -317,6 +317,8 @@ class Trainer:
             if float(weights.sum()) <= 0:
                 weights = weights.at[SELF].set(1.0)
         self.opponent_logits = jnp.log(weights / weights.sum())
+        # a league without greedy games does not compile greedy into the rollout (evaluate does)
+        self.rollout_greedy = self.greedy_slots is not None or config.league.weights.get("greedy", 0.0) > 0
         self.samples = c.num_envs * c.num_steps
         self.minibatch = self.samples // c.num_minibatches
         iterations = max(1, config.total_decisions // self.samples)
@@ -366,14 +368,15 @@ class Trainer:
         logits, value = self.net.apply(params, inputs)
         return masked_logits(logits, inputs.mask), value
 
-    def _act(self, params, snapshot, states, learner, opponent, key, deterministic: bool = False, greedy_slots=None):
+    def _act(self, params, snapshot, states, learner, opponent, key, deterministic: bool = False, greedy_slots=None,
+             with_greedy: bool = True):
         """Every game's decision: the learner's where it sits, the opponent's elsewhere."""
         masks = self.jg.batch_legal_mask(states)
         actor = states.current
         mine = jnp.take_along_axis(learner, actor[:, None], 1)[:, 0]
         kind = jnp.where(mine, SELF, opponent)
         k_me, k_snap, k_rand = jax.random.split(key, 3)
-        needs_greedy = (kind == GREEDY) & masks.any(1)
+        needs_greedy = (kind == GREEDY) & masks.any(1) & with_greedy
         exact = (kind == SELF) | (kind == SNAPSHOT)
         inputs, aux = self.pg.inputs(states, masks, exact | needs_greedy if self.pg.greedy_needs_inputs() else exact)
         logits, value = self.policy(params, inputs)
@@ -387,8 +390,9 @@ class Trainer:
 
         use_snapshot = (kind == SNAPSHOT) & masks.any(1)
         snap = jax.lax.cond(use_snapshot.any(), snapshot_actions, lambda _: jnp.zeros_like(action), None)
-        chosen = jnp.select([kind == SELF, kind == SNAPSHOT, kind == GREEDY],
-                            [action, snap, self._greedy(states, masks, aux, jax.random.fold_in(k_rand, 1), needs_greedy, greedy_slots)],
+        greedy = (self._greedy(states, masks, aux, jax.random.fold_in(k_rand, 1), needs_greedy, greedy_slots)
+                  if with_greedy else jnp.zeros_like(action))
+        chosen = jnp.select([kind == SELF, kind == SNAPSHOT, kind == GREEDY], [action, snap, greedy],
                             self._random(k_rand, masks))
         chosen = jnp.where(masks.any(1), chosen, 0)
         return chosen, inputs, logp, value, mine & masks.any(1)
@@ -431,7 +435,7 @@ class Trainer:
             states, learner, opponent, used, key = carry
             key, k_act = jax.random.split(key)
             action, inputs, logp, value, trained = self._act(runner.params, snapshot, states, learner, opponent, k_act,
-                                                             greedy_slots=self.greedy_slots)
+                                                             greedy_slots=self.greedy_slots, with_greedy=self.rollout_greedy)
             actor = states.current
             after = self.jg.batch_step(states, action)
             reward = shaped_rewards(self.pg, states, after, c.reward_scale, c.win_bonus)
