@@ -219,10 +219,13 @@ class ShadowTheaterPolicy(FlatPolicyGame):
     def state_of(self, game):
         """The JAX state of a reference game: its deal, then its decisions replayed."""
         import numpy as np
-        state = self.engine.from_deal(np.asarray(game.deal["cards"], np.int32), np.asarray(game.deal["scrolls"], np.int32),
-                                      np.asarray(game.deal["king"], np.int32))
+        if not hasattr(self, "_jitted"):
+            self._jitted = (jax.jit(self.engine.from_deal), jax.jit(self.engine.step))
+        from_deal, step = self._jitted
+        state = from_deal(np.asarray(game.deal["cards"], np.int32), np.asarray(game.deal["scrolls"], np.int32),
+                          np.asarray(game.deal["king"], np.int32))
         for a in game.history:
-            state = self.engine.step(state, a)
+            state = step(state, jnp.int32(a))
         return state
 
 
@@ -258,7 +261,7 @@ class ForbiddenCityPolicy(FlatPolicyGame):
         seated = np.arange(stacks.shape[0]) < game.players
         state = state._replace(stacks=jnp.asarray(stacks), held=jnp.asarray(np.where(seated, stacks[:, 0], -1), jnp.int16))
         for a in game.history:
-            state = jg.step(state, a)
+            state = jg.step(state, jnp.int32(a))
         return state
 
 

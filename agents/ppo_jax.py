@@ -156,11 +156,11 @@ class JaxPPOAgent:
     def act(self, game, mask: np.ndarray) -> int:
         import jax
 
-        from monkey_env.agents.ppo_games import policy_game
         from monkey_env.games import game_spec
 
         jg = game_spec(self.game).load("jax_engine")(game.options)
-        state = jax.tree_util.tree_map(lambda x: jax.numpy.asarray(x)[None], policy_game(self.game, jg).state_of(game))
+        pg = self._loaded(jg)[3]
+        state = jax.tree_util.tree_map(lambda x: jax.numpy.asarray(x)[None], pg.state_of(game))
         key = jax.random.fold_in(jax.random.PRNGKey(self.seed), self._calls)
         self._calls += 1
         return int(np.asarray(self.act_batch(jg, state, np.asarray(mask, bool)[None], key))[0])
