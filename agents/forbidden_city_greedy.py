@@ -85,7 +85,9 @@ class ForbiddenCityGreedy:
         return self._batch[id(jax_game)](states, masks, key)
 
 
-def _batched_greedy(jg):
+def action_values(jg):
+    """A traceable ``(state, mask) -> (A,) int32``: every action's one-turn value for the seat to
+    play (0 for the actions not played out); the batched greedy's and the JAX PPO's inputs."""
     import jax
     import jax.numpy as jnp
 
@@ -93,7 +95,7 @@ def _batched_greedy(jg):
 
     size = jg.static.size
 
-    def one(state, mask, key):
+    def values(state, mask):
         priority = closing_cells(jg.rules, state).reshape(-1)
         # the MAX_CELLS cells of highest priority (a neighbour's room may close first), in table order
         score = priority.astype(jnp.float32) * 4096.0 - jnp.arange(priority.shape[0], dtype=jnp.float32)
@@ -111,12 +113,27 @@ def _batched_greedy(jg):
         others = jnp.where(jnp.arange(4)[None] == seat, 0, gain).max(-1)         # gains are never negative
         value = jnp.where(ok, gain[:, seat] - others, 0)
         # every legal action starts at 0; the played-out ones get their value
-        full = jnp.zeros(mask.shape, jnp.int32).at[jnp.where(ok, actions, mask.shape[0])].set(value, mode="drop")
-        noise = jax.random.uniform(key, mask.shape)
-        score = jnp.where(mask, full.astype(jnp.float32) + 0.5 * noise, -jnp.inf)
-        return jnp.argmax(score).astype(jnp.int32)
+        return jnp.zeros(mask.shape, jnp.int32).at[jnp.where(ok, actions, mask.shape[0])].set(value, mode="drop")
 
-    batched = jax.jit(jax.vmap(one))
+    return values
+
+
+def greedy_from_values(values, mask, key):
+    """Greedy's decision from its values: the best legal action, ties uniformly at random by ``key``."""
+    import jax
+    import jax.numpy as jnp
+
+    noise = jax.random.uniform(key, mask.shape)
+    score = jnp.where(mask, values.astype(jnp.float32) + 0.5 * noise, -jnp.inf)
+    return jnp.argmax(score).astype(jnp.int32)
+
+
+def _batched_greedy(jg):
+    import jax
+    import jax.numpy as jnp
+
+    values = action_values(jg)
+    batched = jax.jit(jax.vmap(lambda state, mask, key: greedy_from_values(values(state, mask), mask, key)))
 
     def act(states, masks, key):
         keys = jax.random.split(key, masks.shape[0])

@@ -1,4 +1,5 @@
-"""The PPO agent of the JAX trainer: a checkpoint of :class:`~monkey_env.agents.palace_network.PalaceNet`
+"""The PPO agent of the JAX trainer: a checkpoint of a game's network (Monkey Palace's
+:class:`~monkey_env.agents.palace_network.PalaceNet`, or another game's, agents/ppo_games.py)
 playing behind both agent interfaces.
 
 ``act_batch`` runs jitted on JAX batches (greedy's batched scores are the network's derived
@@ -8,8 +9,9 @@ the policy with the key, or the seed for ``act``). :meth:`JaxPPOAgent.prior_valu
 search agent a jittable ``states -> (logits, value)``.
 
 Checkpoints are msgpack files (flax serialization, no pickle): the network's sizes, what the
-run was (config name, decisions, reward scale) and the parameters. The agent's ``version`` is
-the file's SHA-256 prefix, so results record which weights played.
+run was (config name, game, decisions, reward scale) and the parameters. The agent's ``version``
+is the file's SHA-256 prefix, so results record which weights played. A checkpoint without a
+``game`` in its facts is Monkey Palace's (the first ones); one of another game is refused.
 """
 
 from __future__ import annotations
@@ -22,7 +24,16 @@ import numpy as np
 
 CHECKPOINT_FORMAT = "monkey-palace/ppo-jax"
 CHECKPOINT_VERSION = 1
-DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "ppo_jax.msgpack"
+CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
+DEFAULT_CHECKPOINT = CHECKPOINTS / "ppo_jax.msgpack"
+DEFAULT_GAME = "monkey_palace"
+# The games with a JAX PPO (agents/ppo_games.py's POLICY_GAMES; named here without importing JAX)
+JAX_PPO_GAMES = ("monkey_palace", "shadow_theater", "forbidden_city")
+
+
+def default_checkpoint(game: str = DEFAULT_GAME) -> Path:
+    """The shipped checkpoint of a game: ppo_jax.msgpack (Monkey Palace), ppo_jax_<game>.msgpack."""
+    return DEFAULT_CHECKPOINT if game == DEFAULT_GAME else CHECKPOINTS / f"ppo_jax_{game}.msgpack"
 
 
 class CheckpointError(ValueError):
@@ -45,8 +56,8 @@ def save_checkpoint(path, params, network: dict, meta: dict | None = None) -> Pa
     return path
 
 
-def load_checkpoint(path, jax_game):
-    """(params, network sizes, meta) of a checkpoint, checked against the network it names."""
+def load_checkpoint(path, jax_game, game: str = DEFAULT_GAME):
+    """(params, network sizes, meta) of a checkpoint of ``game``, checked against the network it names."""
     import flax.serialization as fs
     import jax
 
@@ -61,8 +72,15 @@ def load_checkpoint(path, jax_game):
         raise CheckpointError(f"{path}: not a JAX PPO checkpoint (format is {raw.get('format') if isinstance(raw, dict) else type(raw).__name__!r})")
     if raw.get("version") != CHECKPOINT_VERSION:
         raise CheckpointError(f"{path}: checkpoint version {raw.get('version')}, this code reads {CHECKPOINT_VERSION}")
+    meta = dict(raw.get("meta", {}))
+    trained_on = meta.get("game", DEFAULT_GAME)
+    if trained_on != game:
+        raise CheckpointError(f"{path}: a checkpoint of {trained_on}, not of {game}")
     network = {k: int(v) for k, v in raw["network"].items()}
-    template = init_params(jax_game, network)
+    try:
+        template = init_params(jax_game, network, game=game)
+    except TypeError as e:
+        raise CheckpointError(f"{path}: its network {network} is not {game}'s: {e}") from None
     try:
         params = fs.from_state_dict(template, raw["params"])
     except (ValueError, KeyError, TypeError) as e:
@@ -72,20 +90,17 @@ def load_checkpoint(path, jax_game):
         jax.tree_util.tree_leaves(template), jax.tree_util.tree_leaves(params)) if np.shape(a) != np.shape(b)]
     if bad:
         raise CheckpointError(f"{path}: parameters of the wrong shape for the network {network}: {', '.join(bad[:5])}")
-    return jax.tree_util.tree_map(jax.numpy.asarray, params), network, dict(raw.get("meta", {}))
+    return jax.tree_util.tree_map(jax.numpy.asarray, params), network, meta
 
 
-def build_network(jax_game, network: dict):
-    from monkey_env.agents.palace_network import PalaceNet
-    return PalaceNet(n_shapes=jax_game.static.n_shapes, n_actions=jax_game.num_actions, **network)
+def build_network(jax_game, network: dict, game: str = DEFAULT_GAME):
+    from monkey_env.agents.ppo_games import policy_game
+    return policy_game(game, jax_game).build_network(network)
 
 
-def init_params(jax_game, network: dict, key=None):
-    import jax
-
-    from monkey_env.agents.palace_network import dummy_inputs
-    net = build_network(jax_game, network)
-    return net.init(jax.random.PRNGKey(0) if key is None else key, dummy_inputs(jax_game, 1))
+def init_params(jax_game, network: dict, key=None, game: str = DEFAULT_GAME):
+    from monkey_env.agents.ppo_games import policy_game
+    return policy_game(game, jax_game).init_params(network, key)
 
 
 def checkpoint_hash(path) -> str:
@@ -96,8 +111,9 @@ class JaxPPOAgent:
     name = "ppo"
 
     def __init__(self, checkpoint=None, seed: int = 0, deterministic: bool = True, *, params=None,
-                 network: dict | None = None, jax_game=None):
-        self.checkpoint = Path(checkpoint) if checkpoint else DEFAULT_CHECKPOINT
+                 network: dict | None = None, jax_game=None, game: str = DEFAULT_GAME):
+        self.game = game
+        self.checkpoint = Path(checkpoint) if checkpoint else default_checkpoint(game)
         self.deterministic = deterministic
         self.seed = seed
         self._calls = 0
@@ -114,13 +130,17 @@ class JaxPPOAgent:
         """(params, network, compiled decision) for one JaxGame (loaded once per engine)."""
         import jax
 
+        from monkey_env.agents.ppo_games import policy_game
+
         entry = self._by_game.get(id(jax_game))
         if entry is None:
             params, network = self._given
             if params is None:
-                params, network, self.meta = load_checkpoint(self.checkpoint, jax_game)
-            decide = jax.jit(partial(_decide, jax_game, build_network(jax_game, network)), static_argnums=4)
-            entry = (params, network, decide)
+                params, network, self.meta = load_checkpoint(self.checkpoint, jax_game, self.game)
+            pg = policy_game(self.game, jax_game)
+            net = pg.build_network(network)
+            decide = jax.jit(partial(_decide, pg, net), static_argnums=4)
+            entry = (params, network, decide, pg, net)
             self._by_game[id(jax_game)] = entry
         return entry
 
@@ -128,7 +148,7 @@ class JaxPPOAgent:
         import jax
         import jax.numpy as jnp
 
-        params, _, decide = self._loaded(jax_game)
+        params, _, decide, _, _ = self._loaded(jax_game)
         if key is None:
             key = jax.random.PRNGKey(self.seed)
         return decide(params, states, jnp.asarray(masks, bool), key, self.deterministic)
@@ -136,11 +156,11 @@ class JaxPPOAgent:
     def act(self, game, mask: np.ndarray) -> int:
         import jax
 
-        from monkey_env.monkey_palace.jaxgame.env import jax_game_for
-        from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
+        from monkey_env.games import game_spec
 
-        jg = jax_game_for(game.options)
-        state = jax.tree_util.tree_map(lambda x: x[None], jax_state_from_game(jg, game))
+        jg = game_spec(self.game).load("jax_engine")(game.options)
+        pg = self._loaded(jg)[3]
+        state = jax.tree_util.tree_map(lambda x: jax.numpy.asarray(x)[None], pg.state_of(game))
         key = jax.random.fold_in(jax.random.PRNGKey(self.seed), self._calls)
         self._calls += 1
         return int(np.asarray(self.act_batch(jg, state, np.asarray(mask, bool)[None], key))[0])
@@ -150,31 +170,28 @@ class JaxPPOAgent:
         value is the network's, divided by the run's reward scale: about the seat to move's
         future zero-sum Banana Points (its points from now on minus the mean of the others'),
         plus the win bonus in the same units."""
-        params, network, _ = self._loaded(jax_game)
-        net = build_network(jax_game, network)
+        params, _, _, pg, net = self._loaded(jax_game)
         scale = float(self.meta.get("reward_scale", 0.1))
 
         def fn(states):
-            logits, value = _policy(jax_game, net, params, states, jax_game.batch_legal_mask(states))
+            logits, value = _policy(pg, net, params, states, jax_game.batch_legal_mask(states))
             return logits, value / scale
         return fn
 
 
-def _policy(jax_game, net, params, states, masks):
-    import jax
-    from monkey_env.agents.greedy import batch_scores
-    from monkey_env.agents.palace_network import compact_inputs, masked_logits
+def _policy(pg, net, params, states, masks):
+    import jax.numpy as jnp
+    from monkey_env.agents.palace_network import masked_logits
 
-    scores = batch_scores(jax_game)(states, masks)
-    inputs = jax.vmap(partial(compact_inputs, jax_game))(states, states.current, scores, masks)
+    inputs, _ = pg.inputs(states, masks, jnp.ones(masks.shape[0], bool))
     logits, value = net.apply(params, inputs)
     return masked_logits(logits, masks), value
 
 
-def _decide(jax_game, net, params, states, masks, key, deterministic: bool):
+def _decide(pg, net, params, states, masks, key, deterministic: bool):
     import jax
     import jax.numpy as jnp
 
-    logits, _ = _policy(jax_game, net, params, states, masks)
+    logits, _ = _policy(pg, net, params, states, masks)
     action = jnp.argmax(logits, -1) if deterministic else jax.random.categorical(key, logits)
     return jnp.where(masks.any(-1), action, 0).astype(jnp.int32)

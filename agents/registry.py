@@ -8,6 +8,8 @@ path ``package.module:Class``.
 
 ``random`` plays any game (it reads only the legal mask, in ``act`` and ``act_batch``); every
 function takes ``game=`` (default ``monkey_palace``, so existing calls are Monkey Palace's).
+Every game with a JAX PPO (``ppo_jax.JAX_PPO_GAMES``) has ``ppo`` and ``ppo-sample`` (its shipped
+checkpoint ``agents/checkpoints/ppo_jax_<game>.msgpack``) and ``ppo:PATH`` (another checkpoint).
 
 A factory takes the agent's seed (every random choice of the agent comes from it). User
 classes are built as ``Class(seed=seed)`` when their constructor takes a seed, else ``Class()``.
@@ -63,6 +65,16 @@ def _mcts(seed: int):
     return make_mcts("", seed)
 
 
+def _game_ppo(game: str, deterministic: bool):
+    """A game's shipped JAX PPO checkpoint, as ``ppo`` (most probable action) or ``ppo-sample``."""
+    def factory(seed: int):
+        from monkey_env.agents.ppo_jax import JaxPPOAgent
+        agent = JaxPPOAgent(seed=seed, deterministic=deterministic, game=game)
+        agent.name = "ppo" if deterministic else "ppo-sample"
+        return agent
+    return factory
+
+
 def _ppo_path(path: str, seed: int):
     if path.endswith(".zip"):
         from monkey_env.agents.ppo import PPOAgent
@@ -93,8 +105,11 @@ def agents_of(game: str = DEFAULT_GAME) -> dict[str, Callable[[int], object]]:
     if game not in _PER_GAME:
         from monkey_env.games import game_spec
 
+        from monkey_env.agents.ppo_jax import JAX_PPO_GAMES
+
         spec = game_spec(game)                      # an unknown game raises, naming the known ones
-        _PER_GAME[game] = {**GENERIC, **(spec.load("agents") if spec.has("agents") else {})}
+        ppo = {"ppo": _game_ppo(game, True), "ppo-sample": _game_ppo(game, False)} if game in JAX_PPO_GAMES else {}
+        _PER_GAME[game] = {**GENERIC, **ppo, **(spec.load("agents") if spec.has("agents") else {})}
     return _PER_GAME[game]
 
 
@@ -127,6 +142,11 @@ def make_agent(name: str, seed: int = 0, game: str = DEFAULT_GAME):
         return named[name](seed)
     if name.startswith("ppo:") and game == DEFAULT_GAME:  # a Monkey Palace PPO checkpoint by path
         return _ppo_path(name[4:], seed)
+    if name.startswith("ppo:") and "ppo" in named:     # another game's JAX PPO checkpoint by path
+        from monkey_env.agents.ppo_jax import JaxPPOAgent
+        agent = JaxPPOAgent(name[4:], seed=seed, game=game)
+        agent.name = name
+        return agent
     if name.startswith("mcts:") and game == DEFAULT_GAME:  # the search agent with settings (agents/mcts.py)
         from monkey_env.agents.mcts import make_mcts
         agent = make_mcts(name[5:], seed)

@@ -60,8 +60,9 @@ class ShadowTheaterGreedy:
         return _batch_policy(engine)(states, masks, key)
 
 
-@lru_cache(maxsize=8)
-def _batch_policy(engine):
+def action_values(engine):
+    """A traceable ``state -> (A,) float32``: the one-turn value of every action for the seat to
+    play (meaningful where legal); the batched greedy's and the JAX PPO's per-action inputs."""
     import jax
     import jax.numpy as jnp
 
@@ -77,11 +78,30 @@ def _batch_policy(engine):
         exposed = ~s.terminated & (s.current == opp) & (s.phase == TURN)
         return v - jnp.where(exposed, EXPOSURE_WEIGHT * s.board.max(), 0.0)
 
-    def one(state, mask, key):
+    def values(state):
         after = jax.vmap(engine.step, in_axes=(None, 0))(state, actions)
-        values = jax.vmap(value, in_axes=(0, None))(after, state.current)
-        noise = jax.random.uniform(key, values.shape, maxval=1e-3)      # ties broken at random
-        return jnp.argmax(jnp.where(mask, values + noise, -jnp.inf)).astype(jnp.int32)
+        return jax.vmap(value, in_axes=(0, None))(after, state.current).astype(jnp.float32)
+
+    return values
+
+
+def greedy_from_values(values, mask, key):
+    """Greedy's decision from its values: the best legal action, ties broken at random by ``key``."""
+    import jax
+    import jax.numpy as jnp
+
+    noise = jax.random.uniform(key, values.shape, maxval=1e-3)      # ties broken at random
+    return jnp.argmax(jnp.where(mask, values + noise, -jnp.inf)).astype(jnp.int32)
+
+
+@lru_cache(maxsize=8)
+def _batch_policy(engine):
+    import jax
+
+    values = action_values(engine)
+
+    def one(state, mask, key):
+        return greedy_from_values(values(state), mask, key)
 
     @jax.jit
     def policy(states, masks, key):

@@ -17,19 +17,26 @@ next decision (other seats' moves in between included), the bootstrap is the val
 decision, and a game's end ends every seat's trajectory (:func:`per_seat_advantages`). A seat's
 last decision of a rollout, whose next decision is not yet played, is not trained on; it serves
 as the bootstrap of the decisions before it. The per-decision reward is the zero-sum change of
-Banana Points (own change minus the others' mean, × ``reward_scale``) plus, at a game's end,
+the game's score (Banana Points, coins; The Shadow Theater: Lanterns and the round's points; own
+change minus the others' mean, × ``reward_scale``) plus, at a game's end,
 ``win_bonus`` × (the seat's share of the win − 1 / players).
 
 **Opponents.** Each new game draws its opponent kind by the league's weights: ``self`` (every
 seat the learner), ``snapshot`` (one seat the learner, the others a frozen copy of it, one of
 ``snapshots`` kept, refreshed every ``snapshot_every``), ``greedy`` or ``random``; and its player
 count and map from ``game.players``/``game.maps`` (the engine's params are traced, so one batch
-mixes them).
+mixes them). With ``league.greedy_slots: n`` the first n games always play greedy instead (its
+batched form then runs on those n rows only: Forbidden City's greedy is costly).
+
+**Any game with a flat action space.** ``game:`` names the game; everything game-specific (the
+network and its inputs, the batched greedy opponent, the score whose change is the reward, the
+places, the settings trained on) comes from its :class:`~monkey_env.agents.ppo_games.PolicyGame`
+(agents/ppo_games.py): Monkey Palace, The Shadow Theater, Forbidden City. The network's config
+is the game's (``NETWORK_CONFIGS``), its ``games.options`` the game's own options model.
 """
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any, Literal, NamedTuple
 
 import jax
@@ -37,13 +44,9 @@ import jax.numpy as jnp
 import optax
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from monkey_env.agents.greedy import batch_scores, greedy_choice
-from monkey_env.agents.palace_network import (
-    CompactInputs, compact_inputs, masked_entropy, masked_log_softmax, masked_logits,
-)
-from monkey_env.agents.ppo_jax import build_network, init_params
+from monkey_env.agents.palace_network import masked_entropy, masked_log_softmax, masked_logits
+from monkey_env.agents.ppo_games import PolicyGame, policy_game
 from monkey_env.agents.random_agent import random_legal_actions
-from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS
 from monkey_env.monkey_palace.options import GameOptions
 
 OPPONENT_KINDS = ("self", "snapshot", "greedy", "random")
@@ -52,11 +55,31 @@ SELF, SNAPSHOT, GREEDY, RANDOM = range(4)
 
 # ============================================================== the config
 class NetworkConfig(BaseModel):
-    """The network's sizes (agents/palace_network.py)."""
+    """Monkey Palace's network sizes (agents/palace_network.py)."""
     model_config = ConfigDict(extra="forbid")
     width: int = Field(32, ge=1, description="channels of the 8×8 token grid")
     hidden: int = Field(128, ge=1, description="global features")
     stud_features: int = Field(16, ge=1, description="features of each stud")
+
+
+class FlatNetworkConfig(BaseModel):
+    """The Shadow Theater's MLP (agents/game_networks.py FlatNet)."""
+    model_config = ConfigDict(extra="forbid")
+    hidden: int = Field(128, ge=1, description="units of each hidden layer")
+    greedy_inputs: int = Field(1, ge=0, le=1, description="1: greedy's one-turn values are per-action inputs")
+
+
+class CityNetworkConfig(BaseModel):
+    """Forbidden City's convolutional net (agents/game_networks.py CityNet)."""
+    model_config = ConfigDict(extra="forbid")
+    width: int = Field(32, ge=1, description="channels of the convolutional trunk")
+    hidden: int = Field(128, ge=1, description="global features (value, set aside)")
+    blocks: int = Field(2, ge=0, description="residual 3×3 convolutions after the first")
+    greedy_inputs: int = Field(0, ge=0, le=1, description="1: greedy's one-turn values are per-action inputs (costly)")
+
+
+NETWORK_CONFIGS = {"monkey_palace": NetworkConfig, "shadow_theater": FlatNetworkConfig,
+                   "forbidden_city": CityNetworkConfig}
 
 
 class PPOConfig(BaseModel):
@@ -83,6 +106,10 @@ class LeagueConfig(BaseModel):
         "self": 0.4, "snapshot": 0.2, "greedy": 0.3, "random": 0.1}
     snapshots: int = Field(4, ge=1, description="frozen copies of the learner kept")
     snapshot_every: int = Field(25, ge=1, description="iterations between two snapshots")
+    greedy_slots: int | None = Field(None, ge=1, description=(
+        "None: every game draws its opponent kind by the weights; n: the first n of num_envs games always "
+        "play greedy and the others draw among the other kinds (greedy's batched form then runs on those n "
+        "only, for a game whose greedy is costly)"))
 
     @field_validator("weights")
     @classmethod
@@ -93,12 +120,12 @@ class LeagueConfig(BaseModel):
 
 
 class TrainGames(BaseModel):
-    """Which games are trained on: each new game draws a player count and a map."""
+    """Which games are trained on: each new game draws a player count (and for Monkey Palace a map)."""
     model_config = ConfigDict(extra="forbid")
     players: list[int] = Field([2], min_length=1)
-    maps: list[str] = Field(["1"], min_length=1)
-    options: GameOptions = Field(default_factory=GameOptions,
-                                 description="the other options (expansions, rule readings, config_dir)")
+    maps: list[str] = Field(["1"], min_length=1, description="Monkey Palace's maps (the other games have none)")
+    options: Any = Field(default_factory=GameOptions,
+                         description="the game's other options (its own options model: expansions, rule readings, config_dir)")
 
     @field_validator("players")
     @classmethod
@@ -131,23 +158,55 @@ class JaxTrainConfig(BaseModel):
     """One run of the JAX trainer. Every field has a default; a config file overrides some."""
     model_config = ConfigDict(extra="forbid")
     trainer: Literal["jax"] = "jax"
+    game: Literal["monkey_palace", "shadow_theater", "forbidden_city"] = Field(
+        "monkey_palace", description="the game trained (agents/ppo_games.py: its network, inputs and opponents)")
     name: str = Field("ppo_jax", pattern=r"^[A-Za-z0-9_.-]+$")
     seed: int = Field(0, ge=0)
     budget_minutes: float = Field(60.0, gt=0, description="wall time of the whole run, evaluations included")
     total_decisions: int = Field(50_000_000, ge=1, description="learner decisions, at most")
     games: TrainGames = Field(default_factory=TrainGames)
     ppo: PPOConfig = Field(default_factory=PPOConfig)
-    network: NetworkConfig = Field(default_factory=NetworkConfig)
+    network: NetworkConfig | FlatNetworkConfig | CityNetworkConfig = Field(default_factory=NetworkConfig)
     league: LeagueConfig = Field(default_factory=LeagueConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
     checkpoint_every: int = Field(50, ge=1, description="iterations between two resumable checkpoints")
     out_dir: str = "runs"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _game_models(cls, raw):
+        """The network's and the options' models are the game's own."""
+        if not isinstance(raw, dict):
+            return raw
+        raw = dict(raw)
+        game = raw.get("game", "monkey_palace")
+        if game not in NETWORK_CONFIGS:
+            return raw                                    # the Literal names the known games
+        network = raw.get("network", {})
+        if isinstance(network, dict):
+            raw["network"] = NETWORK_CONFIGS[game].model_validate(network)
+        games = raw.get("games", {})
+        if isinstance(games, dict):
+            from monkey_env.games import game_spec
+            options_model = game_spec(game).load("options")
+            games = dict(games)
+            options = games.get("options", {})
+            games["options"] = options_model.model_validate(options) if isinstance(options, dict) else options
+            raw["games"] = games
+        return raw
 
     @model_validator(mode="after")
     def _divisible(self):
         n = self.ppo.num_envs * self.ppo.num_steps
         if n % self.ppo.num_minibatches:
             raise ValueError(f"num_envs × num_steps ({n}) must divide into num_minibatches ({self.ppo.num_minibatches})")
+        if not isinstance(self.network, NETWORK_CONFIGS[self.game]):
+            raise ValueError(f"network: {type(self.network).__name__} is not {self.game}'s network")
+        if self.game == "shadow_theater" and (set(self.games.players) != {2} or self.eval.players != 2):
+            raise ValueError("players: The Shadow Theater is a game for 2 players")
+        slots = self.league.greedy_slots
+        if slots is not None and slots >= self.ppo.num_envs:
+            raise ValueError(f"league.greedy_slots ({slots}) must be below ppo.num_envs ({self.ppo.num_envs})")
         return self
 
 
@@ -162,7 +221,8 @@ def per_seat_advantages(rewards, values, actors, dones, gamma: float, lam: float
     complete yet), whose advantage and target are 0.
     """
     batch = rewards.shape[1]
-    seats = jnp.arange(MAX_PLAYERS)
+    n_seats = rewards.shape[-1]
+    seats = jnp.arange(n_seats)
 
     def back(carry, step):
         next_value, next_adv, acc, known = carry            # each (B, 4)
@@ -183,26 +243,27 @@ def per_seat_advantages(rewards, values, actors, dones, gamma: float, lam: float
         known = known | me
         return (next_value, next_adv, acc, known), (adv, jnp.where(is_known, adv + value, 0.0), is_known)
 
-    zeros = jnp.zeros((batch, MAX_PLAYERS), jnp.float32)
-    init = (zeros, zeros, zeros, jnp.zeros((batch, MAX_PLAYERS), bool))
+    zeros = jnp.zeros((batch, n_seats), jnp.float32)
+    init = (zeros, zeros, zeros, jnp.zeros((batch, n_seats), bool))
     _, (adv, targets, known) = jax.lax.scan(back, init, (rewards, values, actors, dones), reverse=True)
     return adv, targets, known
 
 
-def win_shares(jax_game, states):
-    """(B, 4) float32: each seat's share of the win (1/k to each of k tied winners, 0 to the rest)."""
-    first = jax_game._places(states) == 1
+def win_shares(pg: PolicyGame, states):
+    """(B, seats) float32: each seat's share of the win (1/k to each of k tied winners, 0 to the rest)."""
+    first = pg.places(states) == 1
     return first / jnp.maximum(first.sum(1, keepdims=True), 1)
 
 
-def shaped_rewards(jax_game, before, after, reward_scale: float, win_bonus: float):
-    """(B, 4) float32: each seat's zero-sum Banana Point change, scaled, and the win bonus at the end."""
-    players = after.players
-    seat_in = jnp.arange(MAX_PLAYERS)[None, :] < players[:, None]
-    deltas = jnp.where(seat_in, after.rewards, 0.0)
+def shaped_rewards(pg: PolicyGame, before, after, reward_scale: float, win_bonus: float):
+    """(B, seats) float32: each seat's zero-sum score change (the game's score_change: Banana Points,
+    coins, Lanterns and round points), scaled, and the win bonus at the end."""
+    players = pg.players(after)
+    seat_in = jnp.arange(pg.seats)[None, :] < players[:, None]
+    deltas = jnp.where(seat_in, pg.score_change(before, after), 0.0)
     others = (deltas.sum(1, keepdims=True) - deltas) / (players[:, None] - 1)
     zero_sum = jnp.where(seat_in, deltas - others, 0.0) * reward_scale
-    share = win_shares(jax_game, after)
+    share = win_shares(pg, after)
     ended = (after.terminated & ~before.terminated)[:, None]
     bonus = jnp.where(ended & seat_in, win_bonus * (share - 1.0 / players[:, None]), 0.0)
     return (zero_sum + bonus).astype(jnp.float32)
@@ -216,20 +277,20 @@ class Runner(NamedTuple):
     snapshots: Any             # the league's frozen params, stacked (K, ...)
     snapshot_count: jnp.ndarray  # () int32 snapshots taken so far
     states: Any                # the games being played (B)
-    learner: jnp.ndarray       # (B, 4) bool seats played by the learner
+    learner: jnp.ndarray       # (B, seats) bool seats played by the learner
     opponent: jnp.ndarray      # (B,) int32 opponent kind of each game
     key: jnp.ndarray
     iteration: jnp.ndarray     # () int32
 
 
 class Transition(NamedTuple):
-    inputs: CompactInputs      # (B, ...) the acting seat's network input
+    inputs: Any                # (B, ...) the acting seat's network input (the game's; ``.mask`` (B, A) legal)
     action: jnp.ndarray        # (B,) int32
     logp: jnp.ndarray          # (B,) float32
     value: jnp.ndarray         # (B,) float32
     actor: jnp.ndarray         # (B,) int32
     trained: jnp.ndarray       # (B,) bool the learner decided (and had a choice)
-    reward: jnp.ndarray        # (B, 4) float32
+    reward: jnp.ndarray        # (B, seats) float32
     done: jnp.ndarray          # (B,) bool
 
 
@@ -237,25 +298,33 @@ class Trainer:
     """The compiled pieces of one config: init, iteration, train, evaluate (see the module docstring)."""
 
     def __init__(self, config: JaxTrainConfig, jax_game=None):
-        from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+        from monkey_env.games import game_spec
 
         self.config = config
         c = config.ppo
         base = config.games.options
-        self.jg = jax_game or jax_game_for(base)
-        self.net = build_network(self.jg, config.network.model_dump())
-        settings = [base.replace(players=p, map=m) for p in config.games.players for m in config.games.maps]
-        self.settings = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *[self.jg.params(o) for o in settings])
+        self.pg = policy_game(config.game, jax_game or game_spec(config.game).load("jax_engine")(base))
+        self.jg = self.pg.engine
+        self.seats = self.pg.seats
+        self.net = self.pg.build_network(config.network.model_dump())
+        settings = self.pg.settings(config.games)
+        self.settings = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *settings)
         self.n_settings = len(settings)
+        self.greedy_slots = config.league.greedy_slots
         weights = jnp.asarray([config.league.weights.get(k, 0.0) for k in OPPONENT_KINDS], jnp.float32)
+        if self.greedy_slots is not None:        # the other slots draw among the other kinds
+            weights = weights.at[GREEDY].set(0.0)
+            if float(weights.sum()) <= 0:
+                weights = weights.at[SELF].set(1.0)
         self.opponent_logits = jnp.log(weights / weights.sum())
+        # a league without greedy games does not compile greedy into the rollout (evaluate does)
+        self.rollout_greedy = self.greedy_slots is not None or config.league.weights.get("greedy", 0.0) > 0
         self.samples = c.num_envs * c.num_steps
         self.minibatch = self.samples // c.num_minibatches
         iterations = max(1, config.total_decisions // self.samples)
         schedule = (optax.linear_schedule(c.learning_rate, 0.0, iterations * c.num_epochs * c.num_minibatches)
                     if c.anneal_lr else c.learning_rate)
         self.optimizer = optax.chain(optax.clip_by_global_norm(c.max_grad_norm), optax.adam(schedule, eps=1e-5))
-        self._scores = batch_scores(self.jg)
         self._random = random_legal_actions()
         self.traces = 0                          # times `iteration` was traced (tests check it is 1)
         self.iteration = jax.jit(self._iteration)
@@ -265,7 +334,7 @@ class Trainer:
 
     # ------------------------------------------------------------ set-up
     def init_params(self, key):
-        return init_params(self.jg, self.config.network.model_dump(), key)
+        return self.pg.init_params(self.config.network.model_dump(), key)
 
     def init(self, key, params=None) -> Runner:
         key, k_net, k_games = jax.random.split(key, 3)
@@ -285,30 +354,31 @@ class Trainer:
         states = self.jg.batch_init(jax.random.split(k_deal, batch), params)
         if opponent is None:
             opponent = jax.random.categorical(k_opp, self.opponent_logits, shape=(batch,)).astype(jnp.int32)
-        seat = jax.random.randint(k_seat, (batch,), 0, states.players)
-        seats = jnp.arange(MAX_PLAYERS)[None, :]
-        learner = jnp.where((opponent == SELF)[:, None], seats < states.players[:, None], seats == seat[:, None])
+            if self.greedy_slots is not None:
+                opponent = jnp.where(jnp.arange(batch) < self.greedy_slots, GREEDY, opponent).astype(jnp.int32)
+        players = self.pg.players(states)
+        seat = jax.random.randint(k_seat, (batch,), 0, players)
+        seats = jnp.arange(self.seats)[None, :]
+        learner = jnp.where((opponent == SELF)[:, None], seats < players[:, None], seats == seat[:, None])
         return states, learner, opponent
 
     # ------------------------------------------------------------ acting
-    def _inputs(self, states, masks, scores_rows):
-        scores = self._scores(states, masks & scores_rows[:, None])
-        inputs = jax.vmap(partial(compact_inputs, self.jg))(states, states.current, scores, masks)
-        return inputs, scores
-
-    def policy(self, params, inputs: CompactInputs):
+    def policy(self, params, inputs):
         """(logits masked, value) for a batch of inputs."""
         logits, value = self.net.apply(params, inputs)
         return masked_logits(logits, inputs.mask), value
 
-    def _act(self, params, snapshot, states, learner, opponent, key, deterministic: bool = False):
+    def _act(self, params, snapshot, states, learner, opponent, key, deterministic: bool = False, greedy_slots=None,
+             with_greedy: bool = True):
         """Every game's decision: the learner's where it sits, the opponent's elsewhere."""
         masks = self.jg.batch_legal_mask(states)
         actor = states.current
         mine = jnp.take_along_axis(learner, actor[:, None], 1)[:, 0]
         kind = jnp.where(mine, SELF, opponent)
-        inputs, scores = self._inputs(states, masks, kind != RANDOM)
         k_me, k_snap, k_rand = jax.random.split(key, 3)
+        needs_greedy = (kind == GREEDY) & masks.any(1) & with_greedy
+        exact = (kind == SELF) | (kind == SNAPSHOT)
+        inputs, aux = self.pg.inputs(states, masks, exact | needs_greedy if self.pg.greedy_needs_inputs() else exact)
         logits, value = self.policy(params, inputs)
         sampled = jax.random.categorical(k_me, logits).astype(jnp.int32)
         action = jnp.argmax(logits, -1).astype(jnp.int32) if deterministic else sampled
@@ -320,10 +390,22 @@ class Trainer:
 
         use_snapshot = (kind == SNAPSHOT) & masks.any(1)
         snap = jax.lax.cond(use_snapshot.any(), snapshot_actions, lambda _: jnp.zeros_like(action), None)
-        chosen = jnp.select([kind == SELF, kind == SNAPSHOT, kind == GREEDY],
-                            [action, snap, greedy_choice(scores, masks)], self._random(k_rand, masks))
+        greedy = (self._greedy(states, masks, aux, jax.random.fold_in(k_rand, 1), needs_greedy, greedy_slots)
+                  if with_greedy else jnp.zeros_like(action))
+        chosen = jnp.select([kind == SELF, kind == SNAPSHOT, kind == GREEDY], [action, snap, greedy],
+                            self._random(k_rand, masks))
         chosen = jnp.where(masks.any(1), chosen, 0)
         return chosen, inputs, logp, value, mine & masks.any(1)
+
+    def _greedy(self, states, masks, aux, key, needs, slots):
+        """Greedy's decision in every row that needs one (with ``slots``: computed on the first ``slots`` rows only)."""
+        g = slots
+        if g is None or self.pg.greedy_needs_inputs():
+            return self.pg.greedy(states, masks, aux, key, needs)
+        head = lambda x: x[:g]  # noqa: E731
+        part = self.pg.greedy(jax.tree_util.tree_map(head, states), masks[:g],
+                              jax.tree_util.tree_map(head, aux), key, needs[:g])
+        return jnp.zeros(masks.shape[0], jnp.int32).at[:g].set(part)
 
     # ------------------------------------------------------------ one iteration
     def _shard(self, games):
@@ -352,10 +434,11 @@ class Trainer:
         def step(carry, _):
             states, learner, opponent, used, key = carry
             key, k_act = jax.random.split(key)
-            action, inputs, logp, value, trained = self._act(runner.params, snapshot, states, learner, opponent, k_act)
+            action, inputs, logp, value, trained = self._act(runner.params, snapshot, states, learner, opponent, k_act,
+                                                             greedy_slots=self.greedy_slots, with_greedy=self.rollout_greedy)
             actor = states.current
             after = self.jg.batch_step(states, action)
-            reward = shaped_rewards(self.jg, states, after, c.reward_scale, c.win_bonus)
+            reward = shaped_rewards(self.pg, states, after, c.reward_scale, c.win_bonus)
             done = after.terminated & ~states.terminated
             replace = done & ~used
             pick_b = lambda a, b: jax.tree_util.tree_map(  # noqa: E731
@@ -445,12 +528,12 @@ class Trainer:
         """Win share of the learner (deterministic) against one opponent kind, seats alternated,
         on the evaluation's player count and map. opponent: GREEDY, RANDOM or SNAPSHOT (opponent_params)."""
         e = self.config.eval
-        options = self.config.games.options.replace(players=e.players, map=e.map)
-        params_game = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (games,) + x.shape), self.jg.params(options))
+        one = self.pg.eval_params(self.config.games, e)
+        params_game = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (games,) + x.shape), one)
         k_deal, k_play = jax.random.split(key)
         states = self.jg.batch_init(jax.random.split(k_deal, games), params_game)
         seat = jnp.arange(games) % e.players
-        learner = jnp.arange(MAX_PLAYERS)[None, :] == seat[:, None]
+        learner = jnp.arange(self.seats)[None, :] == seat[:, None]
         kinds = jnp.full((games,), opponent, jnp.int32)   # traced: one program for every opponent
 
         def cond(carry):
@@ -464,7 +547,7 @@ class Trainer:
             return self.jg.batch_step(states, action), key, n + 1
 
         states, _, _ = jax.lax.while_loop(cond, body, (states, k_play, jnp.int32(0)))
-        share = win_shares(self.jg, states)
+        share = win_shares(self.pg, states)
         return jnp.sum(jnp.where(learner, share, 0.0)) / games
 
 

@@ -1,7 +1,8 @@
 """Training PPO from a config file: `monkey-palace train CONFIG`.
 
 The config's ``trainer`` chooses the trainer: ``jax`` (the default; self-play compiled end to end
-on the JAX engine, monkey_env/apps/jax_trainer.py and training_run.py) or ``sb3`` (this module:
+on the JAX engine, monkey_env/apps/jax_trainer.py and training_run.py, for the game its ``game:``
+names) or ``sb3`` (this module:
 Stable-Baselines3's MaskablePPO over the batched VecEnv, the design card's library).
 
 **The SB3 trainer.** The learner plays one seat of ``num_envs`` batched JAX games (:class:`monkey_env.monkey_palace.envs.vec_env.JaxVecEnv`)
@@ -268,6 +269,10 @@ def plot_curve(csv_path: Path, png_path: Path, title: str = "") -> None:
 def cmd_train(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     jax_trainer = cfg.trainer == "jax"
+    asked = getattr(args, "game", None)
+    trained = cfg.game if jax_trainer else "monkey_palace"
+    if asked not in (None, "monkey_palace", trained):   # --game's default is monkey_palace: only a contradiction is refused
+        raise ConfigError(f"--game {asked}: {args.config} trains {trained} (the config's game: field decides)")
     steps_field = "total_decisions" if jax_trainer else "total_timesteps"
     overrides = {k: v for k, v in (("budget_minutes", args.minutes), (steps_field, args.steps),
                                    ("seed", args.seed), ("out_dir", args.out_dir)) if v is not None}

@@ -96,7 +96,7 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
     log("compiling the trainer (several minutes the first time on a CPU; cached afterwards)...")
     trainer = make_train(cfg)
     network = cfg.network.model_dump()
-    meta = {"config": cfg.name, "reward_scale": cfg.ppo.reward_scale, "win_bonus": cfg.ppo.win_bonus}
+    meta = {"config": cfg.name, "game": cfg.game, "reward_scale": cfg.ppo.reward_scale, "win_bonus": cfg.ppo.win_bonus}
     runner = trainer.init(jax.random.PRNGKey(cfg.seed))
     extra = {"decisions": 0, "seconds": 0.0, "best_rate": -1.0, "next_eval": 0}
     best_params = runner.params
@@ -106,7 +106,7 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
         extra = {k: (float(v) if k in ("seconds", "best_rate") else int(v)) for k, v in extra.items()}
         if (run_dir / "best.msgpack").exists():
             from monkey_env.agents.ppo_jax import load_checkpoint
-            best_params = load_checkpoint(run_dir / "best.msgpack", trainer.jg)[0]
+            best_params = load_checkpoint(run_dir / "best.msgpack", trainer.jg, cfg.game)[0]
         log(f"resuming at {extra['decisions']:,} decisions, {extra['seconds'] / 60:.1f} minutes in")
     else:
         with curve.open("w", newline="") as f:
@@ -173,7 +173,7 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
     _save_resume(run_dir / "resume.msgpack", runner, extra)
     save_checkpoint(run_dir / "final.msgpack", runner.params, network, {**meta, "decisions": extra["decisions"]})
     writer.close()
-    plot_curve(curve, run_dir / "curve.png", title=f"{cfg.name}, seed {cfg.seed}")
+    plot_curve(curve, run_dir / "curve.png", title=f"{cfg.name} ({cfg.game}), seed {cfg.seed}")
     log(f"done: {extra['decisions']:,} learner decisions in {elapsed() / 60:.1f} min; best vs greedy "
         f"{extra['best_rate']:.3f}; run in {run_dir}")
     return run_dir
