@@ -132,6 +132,22 @@ def test_the_backup_terms_in_a_two_player_game():
     np.testing.assert_allclose(root_utility(jnp.asarray([[3.0, 1, 2, 9]]), jnp.asarray([0]), jnp.asarray([3])), [1.5])
 
 
+def test_the_win_bonus_at_the_end_and_another_seats_value_with_three_players():
+    """The edge that ends the game adds win_points x (the root seat's share - 1 / players), as
+    the PPO's reward does; another seat's value v stands for -u as v x (players - 1): with
+    points (r, a, a) u = r - a and that seat's own utility is (a - r) / 2."""
+    rewards = jnp.zeros((3, 4)).at[0, 0].set(3.0)
+    shares = jnp.asarray([[1.0, 0, 0, 0], [0, 0.5, 0.5, 0], [1.0, 0, 0, 0]])
+    mover, nxt = jnp.asarray([0, 1, 0]), jnp.asarray([1, 2, 1])
+    terminated = jnp.asarray([True, True, False])
+    players = jnp.full(3, 3)
+    reward, discount, value = backup_terms(mover, nxt, rewards, terminated, jnp.asarray([0.0, 0.0, -1.5]),
+                                           jnp.zeros(3, jnp.int32), players, shares, 6.0)
+    np.testing.assert_allclose(reward, [3.0 + 6.0 * (1 - 1 / 3), -6.0 * (0 - 1 / 3), 0.0], rtol=1e-6)
+    np.testing.assert_allclose(discount, [0.0, 0.0, -1.0])
+    np.testing.assert_allclose(value, [0.0, 0.0, -3.0])        # the node's -u: -(r - a) with a - r = 2 x -1.5
+
+
 # ===================================================================== settings and names
 def test_settings_on_the_agent_name():
     a = make_agent("mcts:sims=64,det=2,depth=8,temp=0", seed=1)
@@ -139,7 +155,11 @@ def test_settings_on_the_agent_name():
     assert a.name == "mcts:sims=64,det=2,depth=8,temp=0"
     assert make_agent("mcts").settings == MCTSSettings()
     assert split_agent_names("mcts:sims=64,det=2,greedy") == ["mcts:sims=64,det=2", "greedy"]
-    for bad in ("mcts:sims", "mcts:speed=3", "mcts:sims=0", "mcts:sims=fast"):
+    assert make_agent("mcts").settings.prior == "ppo" and make_agent("mcts").settings.gumbel == 0.0
+    b = make_agent("mcts:prior=greedy,gumbel=1")
+    assert (b.settings.prior, b.settings.gumbel) == ("greedy", 1.0)
+    assert MCTSSettings(prior="greedy", gumbel=1.0).spec() == "mcts:gumbel=1,prior=greedy"
+    for bad in ("mcts:sims", "mcts:speed=3", "mcts:sims=0", "mcts:sims=fast", "mcts:prior=oracle", "mcts:gumbel=-1"):
         with pytest.raises(ValueError):
             make_agent(bad)
 
