@@ -37,13 +37,21 @@ tree.
 
 **Prior and value, pluggable.** ``prior_value(states) -> (logits (B, 2438) float32, value (B,)
 float32)``, jittable: the value is the predicted future zero-sum Banana Points of the seat to
-move (its points from now to the end minus the mean of the other seats'). Where a seat other
-than the searching one moves, its value v is turned into the node's -u as v / (players - 1)
-(the seats' utilities sum to zero; with 2 players that is v itself). With no network the
-agent uses :func:`greedy_prior_value`: the greedy agent's one-turn scores as the prior, and
-as value what the mover still gets this turn by greedy's estimate minus ``turn_points`` (one
-turn's expected points) for each seat still to play in the round, so that every node's value
-counts the same horizon, the end of the round.
+move (its points from now to the end minus the mean of the other seats', plus the win bonus in
+the same units). Where a seat other than the searching one moves, its value v is turned into
+the node's -u as v * (players - 1) (the seats' utilities sum to zero; with 2 players that is v
+itself). By default (``prior=ppo``) they are the shipped PPO checkpoint's policy logits and
+value head (``JaxPPOAgent.prior_value``: its value is the seat to move's, divided by the run's
+reward scale); the edge that ends the game adds ``win_points`` x (the root seat's share of the
+win - 1 / players), the PPO's win bonus in the same units, so the tree's ends and its value
+agree. ``prior=greedy`` needs no network: :func:`greedy_prior_value`, greedy's one-turn scores
+as the prior, and as value what the mover still gets this turn by greedy's estimate minus
+``turn_points`` (one turn's expected points) for each seat still to play in the round, so that
+every node's value counts the same horizon, the end of the round.
+
+**No noise by default.** ``gumbel`` scales the root's Gumbel noise (mctx's ``gumbel_scale``);
+it is 0 by default, mctx's advice for evaluation: the search is then deterministic for a given
+state and redraw, and sequential halving considers the best ``considered`` actions by prior.
 
 Deterministic for a given key (``act_batch``) or seed (``act``): each game's randomness comes
 from ``fold_in(key, row)``, so its search does not depend on the other games of the batch.
@@ -76,7 +84,7 @@ def _show(value) -> str:
 class MCTSSettings:
     """What ``mcts:key=value,...`` sets (the defaults fit one second per decision, batched, on a 2-core CPU)."""
 
-    sims: int = 32              # simulations per decision (per determinization)
+    sims: int = 8               # simulations per decision (per determinization)
     det: int = 1                # determinizations: redraws of the hidden pile order, results combined
     depth: int = 0              # maximum tree depth, 0 = no limit beyond the simulations
     temp: float = 0.0           # 0: the search's choice; > 0: draw from its improved policy ** (1 / temp)
@@ -84,12 +92,12 @@ class MCTSSettings:
     prior: str = "ppo"          # prior and value: "ppo" (the shipped checkpoint) or "greedy" (no network)
     width: int = 32             # candidate actions kept per node (the best by prior)
     considered: int = 16        # actions Gumbel's sequential halving considers at the root
-    chunk: int = 64             # games searched together (the compiled batch is chunk * det)
+    chunk: int = 32             # games searched together (the compiled batch is chunk * det)
     win_points: float = 5.0     # a win's worth in Banana Points at the game's end (the shipped PPO's
     #                             win_bonus / reward_scale, so the tree's ends agree with its value)
     turn_points: float = 4.0    # the fallback value's estimate of one turn's Banana Points
-    capacity: int = 0           # tree nodes - 1 (0: sims); searches of up to that many simulations
-    #                             share one compiled program (the simulation count is traced)
+    capacity: int = 256         # tree nodes - 1 (at least sims); searches of up to that many
+    #                             simulations share one compiled program (the count is traced)
 
     @property
     def nodes(self) -> int:
@@ -119,8 +127,8 @@ class MCTSSettings:
     def check(self) -> None:
         if self.sims < 1 or self.det < 1 or self.width < 2 or self.considered < 1 or self.chunk < 1:
             raise ValueError(f"mcts settings out of range: {self}")
-        if self.capacity and self.capacity < self.sims:
-            raise ValueError(f"mcts settings: capacity {self.capacity} is below sims {self.sims}")
+        if self.capacity < 0:
+            raise ValueError(f"mcts settings: capacity must be >= 0 ({self})")
         if self.depth < 0 or self.temp < 0 or self.gumbel < 0:
             raise ValueError(f"mcts settings: depth, temp and gumbel must be >= 0 ({self})")
         if self.prior not in PRIORS:

@@ -35,7 +35,46 @@ def measure(sims: int, games: int, batch: int, seed: int, extra: str) -> dict:
             "extra": extra}
 
 
-def plot(rows: list[dict], png: Path) -> None:
+def timing(sims_list: list[int], positions: int, extra: str, seed: int = 0, repeats: int = 2) -> list[dict]:
+    """Seconds per decision of full batches: ``positions`` games (one compiled chunk of that size)
+    played by greedy for 0..79 decisions each (a mix of every kind of decision), then searched
+    together ``repeats`` times at each simulation count after one warm-up call (compiling)."""
+    import jax
+    import numpy as np
+
+    from monkey_env.agents.greedy import GreedyAgent
+    from monkey_env.agents.registry import make_agent
+    from monkey_env.apps.batch_play import game_keys
+    from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+    from monkey_env.monkey_palace.options import GameOptions
+
+    jg = jax_game_for(GameOptions(players=2, map=1))
+    states = jg.batch_init(game_keys(np.arange(seed, seed + positions)), jg.params(players=2, map=1))
+    greedy, steps = GreedyAgent(), np.arange(positions) % 80
+    for t in range(int(steps.max())):
+        masks = jg.batch_legal_mask(states)
+        keep = jax.numpy.asarray((steps <= t) | np.asarray(states.terminated))
+        moved = jg.batch_step(states, greedy.act_batch(jg, states, masks, None))
+        states = jax.tree_util.tree_map(lambda a, b: jax.numpy.where(
+            keep.reshape((-1,) + (1,) * (a.ndim - 1)), a, b), states, moved)
+    masks = np.asarray(jg.batch_legal_mask(states))
+    live = int(masks.any(1).sum())
+    rows = []
+    for sims in sims_list:
+        agent = make_agent(f"mcts:sims={sims},chunk={positions}" + (f",{extra}" if extra else ""), seed)
+        t0 = time.perf_counter()
+        agent.act_batch(jg, states, masks, jax.random.PRNGKey(0))
+        first = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for r in range(repeats):
+            agent.act_batch(jg, states, masks, jax.random.PRNGKey(r + 1))
+        spd = (time.perf_counter() - t0) / (repeats * live)
+        rows.append({"sims": sims, "positions": live, "seconds_per_decision": spd, "first_call_seconds": first})
+        print(rows[-1], flush=True)
+    return rows
+
+
+def plot(rows: list[dict], png: Path, timed: list[dict] | None = None, title: str = "") -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -58,13 +97,18 @@ def plot(rows: list[dict], png: Path) -> None:
     for s, w, r in zip(sims, win, rows):
         ax.annotate(f"{int(r['games'])} g", (s, w), textcoords="offset points", xytext=(6, -12), fontsize=7)
     ax2 = ax.twinx()
-    ax2.plot(sims, spd, marker="s", color="tab:red", label="seconds per decision")
+    ax2.plot(sims, spd, marker="s", color="tab:red", label="seconds per decision (in these games)")
+    if timed:
+        timed = sorted(timed, key=lambda r: int(r["sims"]))
+        ax2.plot([int(r["sims"]) for r in timed], [float(r["seconds_per_decision"]) for r in timed], marker="^",
+                 ls="--", color="tab:orange", label=f"seconds per decision (full batch of {timed[0]['positions']})")
+    ax2.axhline(1.0, color="tab:red", ls=":", lw=1)
     ax2.set_yscale("log")
     ax2.set_ylabel("seconds per decision (batched, 2-core CPU)", color="tab:red")
     h1, l1 = ax.get_legend_handles_labels()
     h2, l2 = ax2.get_legend_handles_labels()
     ax.legend(h1 + h2, l1 + l2, loc="lower right", fontsize=8)
-    ax.set_title("Gumbel MCTS (greedy prior and value) against greedy, 2 players, map 1")
+    ax.set_title(title or "Gumbel MCTS (PPO prior and value) against greedy, 2 players, map 1")
     fig.tight_layout()
     png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=120)
@@ -80,7 +124,17 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=Path("docs/mcts_vs_greedy.csv"))
     p.add_argument("--png", type=Path, default=Path("docs/images/mcts_vs_greedy.png"))
     p.add_argument("--plot-only", action="store_true")
+    p.add_argument("--timing", type=int, default=0, metavar="N",
+                   help="only time full batches of N positions at each --sims (written to --timing-out)")
+    p.add_argument("--timing-out", type=Path, default=Path("docs/mcts_timing.csv"))
     args = p.parse_args(argv)
+    if args.timing:
+        rows = timing([int(s) for s in args.sims.split(",")], args.timing, args.extra, args.seed)
+        with args.timing_out.open("w", newline="") as f:
+            w = csv.DictWriter(f, list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        return 0
     if not args.plot_only:
         sims = [int(s) for s in args.sims.split(",")]
         games = [int(g) for g in args.games.split(",")]
@@ -98,8 +152,12 @@ def main(argv=None) -> int:
                 w.writerow(row)
     with args.out.open() as f:
         rows = list(csv.DictReader(f))
+    timed = None
+    if args.timing_out.exists():
+        with args.timing_out.open() as f:
+            timed = list(csv.DictReader(f))
     if rows:
-        plot(rows, args.png)
+        plot(rows, args.png, timed)
     return 0
 
 

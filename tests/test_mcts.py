@@ -15,7 +15,7 @@ import pytest
 
 from monkey_env.agents.greedy import GreedyAgent
 from monkey_env.agents.mcts import (
-    MASKED_LOGIT, MCTSAgent, MCTSSettings, backup_terms, redraw_hidden_piles, root_utility,
+    MASKED_LOGIT, MCTSAgent, MCTSSettings, backup_terms, greedy_prior_value, redraw_hidden_piles, root_utility,
 )
 from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.agents.registry import make_agent, split_agent_names
@@ -24,7 +24,8 @@ from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
 from monkey_env.monkey_palace.options import GameOptions
 
-SETTINGS = MCTSSettings(sims=16, det=2, chunk=1)
+# The shipped prior (the PPO checkpoint), a small tree: the one search program of the engine tests.
+SETTINGS = MCTSSettings(sims=16, det=2, chunk=1, capacity=0)
 
 
 @pytest.fixture(scope="module")
@@ -221,6 +222,18 @@ def test_act_and_act_batch_agree_for_the_same_key(jg):
     masks = np.stack([mask, np.asarray(jg.legal_action_mask(other))])
     batch_agent = MCTSAgent(SETTINGS, seed=11)
     assert batch_agent.act_batch(jg, states, masks, one.key_for_act(0))[0] == chosen
+
+
+def test_the_network_free_prior_is_greedy_and_its_value_finite(jg):
+    """prior=greedy (no checkpoint): its logits' best legal action is greedy's choice (shown
+    on the first decisions of two deals: anchors) and its values are finite points."""
+    states = jg.batch_init(game_keys(np.arange(2)), jg.default_params)
+    masks = jg.batch_legal_mask(states)
+    logits, value = jax.jit(greedy_prior_value(jg))(states)
+    assert logits.shape == masks.shape and value.shape == (2,)
+    best = np.asarray(jnp.argmax(jnp.where(masks, logits, -jnp.inf), -1))
+    np.testing.assert_array_equal(best, np.asarray(GreedyAgent().act_batch(jg, states, masks, None)))
+    assert np.isfinite(np.asarray(value)).all()
 
 
 # ===================================================================== a tactical position
