@@ -28,11 +28,26 @@ def measure(sims: int, games: int, batch: int, seed: int, extra: str) -> dict:
     name = f"mcts:sims={sims}" + (f",{extra}" if extra else "")
     t0 = time.perf_counter()
     r = evaluate([name, "greedy"], players=2, map=1, games=games, seed=seed, batch=batch, progress=False)
-    return {"sims": sims, "games": games, "win_rate": r["win_rate"][name], "ci_lo": r["ci95"][name][0],
+    return row_of(r, name, sims, extra, time.perf_counter() - t0)
+
+
+def row_of(r: dict, name: str, sims: int, extra: str = "", wall: float | None = None) -> dict:
+    """A CSV row from an evaluate (or experiments.mcts_match) report of `name` against greedy."""
+    return {"sims": sims, "games": r["games"], "win_rate": r["win_rate"][name], "ci_lo": r["ci95"][name][0],
             "ci_hi": r["ci95"][name][1], "mean_bananas": r["mean_bananas"][name],
             "greedy_bananas": r["mean_bananas"]["greedy"], "seconds_per_decision": r["seconds_per_decision"][name],
-            "first_call_seconds": r["first_call_seconds"][name], "wall_seconds": time.perf_counter() - t0,
+            "first_call_seconds": r.get("first_call_seconds", {}).get(name, ""), "wall_seconds": wall or "",
             "extra": extra}
+
+
+def append(path: Path, rows: list[dict]) -> None:
+    new = not path.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", newline="") as f:
+        w = csv.DictWriter(f, FIELDS)
+        if new:
+            w.writeheader()
+        w.writerows(rows)
 
 
 def timing(sims_list: list[int], positions: int, extra: str, seed: int = 0, repeats: int = 2) -> list[dict]:
@@ -74,7 +89,8 @@ def timing(sims_list: list[int], positions: int, extra: str, seed: int = 0, repe
     return rows
 
 
-def plot(rows: list[dict], png: Path, timed: list[dict] | None = None, title: str = "") -> None:
+def plot(rows: list[dict], png: Path, timed: list[dict] | None = None, title: str = "",
+         reference: float | None = None) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -89,8 +105,11 @@ def plot(rows: list[dict], png: Path, timed: list[dict] | None = None, title: st
     ax.errorbar(sims, win, yerr=[lo, hi], marker="o", capsize=3, color="tab:blue", label="mcts win rate vs greedy")
     ax.axhline(0.75, color="tab:blue", ls=":", lw=1, label="goal 75%")
     ax.axhline(0.5, color="grey", ls="--", lw=0.8)
+    if reference is not None:
+        ax.axhline(reference, color="tab:green", ls="-.", lw=1, label=f"ppo alone against greedy ({reference:.2f})")
     ax.set_xscale("log", base=2)
-    ax.set_xticks(sims, [str(s) for s in sims])
+    ticks = sorted(set(sims) | {int(r["sims"]) for r in timed or []})
+    ax.set_xticks(ticks, [str(s) for s in ticks])
     ax.set_xlabel("simulations per decision")
     ax.set_ylabel("win rate against greedy (95% CI)")
     ax.set_ylim(0, 1)
@@ -124,10 +143,23 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=Path("docs/mcts_vs_greedy.csv"))
     p.add_argument("--png", type=Path, default=Path("docs/images/mcts_vs_greedy.png"))
     p.add_argument("--plot-only", action="store_true")
+    p.add_argument("--reference", type=float, default=0.86,
+                   help="the shipped ppo's own win rate against greedy, drawn for comparison (docs/AGENTS.md)")
     p.add_argument("--timing", type=int, default=0, metavar="N",
                    help="only time full batches of N positions at each --sims (written to --timing-out)")
     p.add_argument("--timing-out", type=Path, default=Path("docs/mcts_timing.csv"))
+    p.add_argument("--add-json", type=Path, help="append the row of a finished match (evaluate --json or "
+                   "experiments.mcts_match) of the agent `mcts` (whose sims is the default's) against greedy")
     args = p.parse_args(argv)
+    if args.add_json:
+        import json
+
+        from monkey_env.agents.mcts import MCTSSettings
+        report = json.loads(args.add_json.read_text())
+        name = next(n for n in report["agents"] if n.startswith("mcts"))
+        sims = MCTSSettings.parse(name.partition(":")[2]).sims
+        append(args.out, [row_of(report, name, sims, name.partition(":")[2])])
+        args.plot_only = True
     if args.timing:
         rows = timing([int(s) for s in args.sims.split(",")], args.timing, args.extra, args.seed)
         with args.timing_out.open("w", newline="") as f:
@@ -139,17 +171,10 @@ def main(argv=None) -> int:
         sims = [int(s) for s in args.sims.split(",")]
         games = [int(g) for g in args.games.split(",")]
         games = games * len(sims) if len(games) == 1 else games
-        new = not args.out.exists()
-        args.out.parent.mkdir(parents=True, exist_ok=True)
         for s, g in zip(sims, games):
             row = measure(s, g, args.batch, args.seed, args.extra)
             print(row, flush=True)
-            with args.out.open("a", newline="") as f:
-                w = csv.DictWriter(f, FIELDS)
-                if new:
-                    w.writeheader()
-                    new = False
-                w.writerow(row)
+            append(args.out, [row])
     with args.out.open() as f:
         rows = list(csv.DictReader(f))
     timed = None
@@ -157,7 +182,7 @@ def main(argv=None) -> int:
         with args.timing_out.open() as f:
             timed = list(csv.DictReader(f))
     if rows:
-        plot(rows, args.png, timed)
+        plot(rows, args.png, timed, reference=args.reference)
     return 0
 
 

@@ -12,6 +12,7 @@ import jax.numpy as jnp
 import mctx
 import numpy as np
 import pytest
+from dataclasses import replace
 
 from monkey_env.agents.greedy import GreedyAgent
 from monkey_env.agents.mcts import (
@@ -25,7 +26,8 @@ from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
 from monkey_env.monkey_palace.options import GameOptions
 
 # The shipped prior (the PPO checkpoint), a small tree: the one search program of the engine tests.
-SETTINGS = MCTSSettings(sims=16, det=2, chunk=1, capacity=0)
+SETTINGS = MCTSSettings(sims=16, det=2, chunk=1, capacity=16)
+FAST = replace(SETTINGS, sims=4)   # the same compiled program (the simulation count is traced), for whole games
 
 
 @pytest.fixture(scope="module")
@@ -202,11 +204,25 @@ def test_states_differing_only_in_hidden_order_get_the_same_action(jg, agent):
 
 # ===================================================================== legality, determinism, act
 def test_the_search_plays_only_legal_actions_and_repeats_with_its_key(jg, agent):
-    r = play_batch(jg, [agent, RandomAgent(0)], players=2, map=1, seeds=np.arange(2), agent_key=7)
+    fast = MCTSAgent(FAST, seed=3)
+    r = play_batch(jg, [fast, RandomAgent(0)], players=2, map=1, seeds=np.arange(2), agent_key=7)
     assert not r.illegal.any() and (r.end_kind >= 0).all()
-    again = play_batch(jg, [agent, RandomAgent(0)], players=2, map=1, seeds=np.arange(2), agent_key=7)
-    np.testing.assert_array_equal(r.scores, again.scores)
-    assert agent.decisions > 0
+    assert fast.decisions > 0 and len(compiled_searches()) == 1      # the shared program, no other
+    # the same key, the same choices (on the first decisions of two deals and after a few)
+    states = jg.batch_init(game_keys(np.arange(2)), jg.default_params)
+    for _ in range(3):
+        masks = np.asarray(jg.batch_legal_mask(states))
+        key = jax.random.PRNGKey(5)
+        a = agent.act_batch(jg, states, masks, key)
+        np.testing.assert_array_equal(a, agent.act_batch(jg, states, masks, key))
+        assert masks[np.arange(2), a].all()
+        states = jg.batch_step(states, jnp.asarray(a))
+
+
+def compiled_searches():
+    """The compiled searches of this engine test module (every agent here shares one)."""
+    from monkey_env.agents import mcts
+    return [k for k in mcts._SEARCHES if k[2] == 1]
 
 
 def test_act_and_act_batch_agree_for_the_same_key(jg):
