@@ -1,7 +1,8 @@
 """The search agent against greedy: win rate and seconds per decision against simulations.
 
-    nice -n 10 python -m experiments.mcts_strength --sims 8,16,32,64,128,256 --games 64 \\
-        --out docs/mcts_vs_greedy.csv --png docs/images/mcts_vs_greedy.png
+    nice -n 10 python -m experiments.mcts_strength --sims 16,32 --games 120 --batch 128
+    nice -n 10 python -m experiments.mcts_strength --sims 8,16,32,64,128,256 --timing 32
+    python -m experiments.mcts_strength --add-json reports/mcts/vs_greedy_1000.json   # a finished match
 
 Each point is ``monkey-palace evaluate --agents mcts:sims=N,greedy --players 2 --map 1`` (seats
 alternated on the same deals, JAX engine, batches of ``--batch`` games): the search's win rate
@@ -52,7 +53,7 @@ def append(path: Path, rows: list[dict]) -> None:
 
 def timing(sims_list: list[int], positions: int, extra: str, seed: int = 0, repeats: int = 2) -> list[dict]:
     """Seconds per decision of full batches: ``positions`` games (one compiled chunk of that size)
-    played by greedy for 0..79 decisions each (a mix of every kind of decision), then searched
+    played by greedy for 0..min(positions, 80) - 1 decisions each (a mix of every kind of decision), then searched
     together ``repeats`` times at each simulation count after one warm-up call (compiling)."""
     import jax
     import numpy as np
