@@ -122,7 +122,7 @@ def plot(rows: list[dict], png: Path, timed: list[dict] | None = None, title: st
         timed = sorted(timed, key=lambda r: int(r["sims"]))
         ax2.plot([int(r["sims"]) for r in timed], [float(r["seconds_per_decision"]) for r in timed], marker="^",
                  ls="--", color="tab:orange", label=f"seconds per decision (full batch of {timed[0]['positions']})")
-    ax2.axhline(1.0, color="tab:red", ls=":", lw=1)
+    ax2.axhline(1.0, color="tab:red", ls=":", lw=1, label="1 s per decision (the budget)")
     ax2.set_yscale("log")
     ax2.set_ylabel("seconds per decision (batched, 2-core CPU)", color="tab:red")
     h1, l1 = ax.get_legend_handles_labels()
