@@ -37,13 +37,21 @@ tree.
 
 **Prior and value, pluggable.** ``prior_value(states) -> (logits (B, 2438) float32, value (B,)
 float32)``, jittable: the value is the predicted future zero-sum Banana Points of the seat to
-move (its points from now to the end minus the mean of the other seats'). Where a seat other
-than the searching one moves, its value v is turned into the node's -u as v / (players - 1)
-(the seats' utilities sum to zero; with 2 players that is v itself). With no network the
-agent uses :func:`greedy_prior_value`: the greedy agent's one-turn scores as the prior, and
-as value what the mover still gets this turn by greedy's estimate minus ``turn_points`` (one
-turn's expected points) for each seat still to play in the round, so that every node's value
-counts the same horizon, the end of the round.
+move (its points from now to the end minus the mean of the other seats', plus the win bonus in
+the same units). Where a seat other than the searching one moves, its value v is turned into
+the node's -u as v * (players - 1) (the seats' utilities sum to zero; with 2 players that is v
+itself). By default (``prior=ppo``) they are the shipped PPO checkpoint's policy logits and
+value head (``JaxPPOAgent.prior_value``: its value is the seat to move's, divided by the run's
+reward scale); the edge that ends the game adds ``win_points`` x (the root seat's share of the
+win - 1 / players), the PPO's win bonus in the same units, so the tree's ends and its value
+agree. ``prior=greedy`` needs no network: :func:`greedy_prior_value`, greedy's one-turn scores
+as the prior, and as value what the mover still gets this turn by greedy's estimate minus
+``turn_points`` (one turn's expected points) for each seat still to play in the round, so that
+every node's value counts the same horizon, the end of the round.
+
+**No noise by default.** ``gumbel`` scales the root's Gumbel noise (mctx's ``gumbel_scale``);
+it is 0 by default, mctx's advice for evaluation: the search is then deterministic for a given
+state and redraw, and sequential halving considers the best ``considered`` actions by prior.
 
 Deterministic for a given key (``act_batch``) or seed (``act``): each game's randomness comes
 from ``fold_in(key, row)``, so its search does not depend on the other games of the batch.
@@ -65,20 +73,31 @@ NAME = "mcts"
 MASKED_LOGIT = float(np.finfo(np.float32).min)
 
 
+PRIORS = ("ppo", "greedy")
+
+
+def _show(value) -> str:
+    return value if isinstance(value, str) else f"{value:g}"
+
+
 @dataclass(frozen=True)
 class MCTSSettings:
     """What ``mcts:key=value,...`` sets (the defaults fit one second per decision, batched, on a 2-core CPU)."""
 
-    sims: int = 32              # simulations per decision (per determinization)
+    sims: int = 8               # simulations per decision (per determinization)
     det: int = 1                # determinizations: redraws of the hidden pile order, results combined
     depth: int = 0              # maximum tree depth, 0 = no limit beyond the simulations
     temp: float = 0.0           # 0: the search's choice; > 0: draw from its improved policy ** (1 / temp)
+    gumbel: float = 0.0         # scale of the root's Gumbel noise (mctx's gumbel_scale; 0: none, for play)
+    prior: str = "ppo"          # prior and value: "ppo" (the shipped checkpoint) or "greedy" (no network)
     width: int = 32             # candidate actions kept per node (the best by prior)
     considered: int = 16        # actions Gumbel's sequential halving considers at the root
-    chunk: int = 64             # games searched together (the compiled batch is chunk * det)
+    chunk: int = 32             # games searched together (the compiled batch is chunk * det)
+    win_points: float = 5.0     # a win's worth in Banana Points at the game's end (the shipped PPO's
+    #                             win_bonus / reward_scale, so the tree's ends agree with its value)
     turn_points: float = 4.0    # the fallback value's estimate of one turn's Banana Points
-    capacity: int = 0           # tree nodes - 1 (0: sims); searches of up to that many simulations
-    #                             share one compiled program (the simulation count is traced)
+    capacity: int = 256         # tree nodes - 1 (at least sims); searches of up to that many
+    #                             simulations share one compiled program (the count is traced)
 
     @property
     def nodes(self) -> int:
@@ -94,6 +113,9 @@ class MCTSSettings:
             key = key.strip()
             if not sep or key not in known:
                 raise ValueError(f"mcts setting {item!r}: expected key=value with key one of {', '.join(known)}")
+            if known[key] == "str":
+                values[key] = raw.strip()
+                continue
             try:
                 values[key] = float(raw) if known[key] == "float" else int(raw)
             except ValueError:
@@ -105,15 +127,17 @@ class MCTSSettings:
     def check(self) -> None:
         if self.sims < 1 or self.det < 1 or self.width < 2 or self.considered < 1 or self.chunk < 1:
             raise ValueError(f"mcts settings out of range: {self}")
-        if self.capacity and self.capacity < self.sims:
-            raise ValueError(f"mcts settings: capacity {self.capacity} is below sims {self.sims}")
-        if self.depth < 0 or self.temp < 0:
-            raise ValueError(f"mcts settings: depth and temp must be >= 0 ({self})")
+        if self.capacity < 0:
+            raise ValueError(f"mcts settings: capacity must be >= 0 ({self})")
+        if self.depth < 0 or self.temp < 0 or self.gumbel < 0:
+            raise ValueError(f"mcts settings: depth, temp and gumbel must be >= 0 ({self})")
+        if self.prior not in PRIORS:
+            raise ValueError(f"mcts setting prior={self.prior!r}: expected one of {', '.join(PRIORS)}")
 
     def spec(self) -> str:
         """The agent's name: ``mcts`` plus the settings that differ from the defaults."""
         default = MCTSSettings()
-        changed = [f"{f.name}={getattr(self, f.name):g}" for f in fields(self)
+        changed = [f"{f.name}={_show(getattr(self, f.name))}" for f in fields(self)
                    if getattr(self, f.name) != getattr(default, f.name)]
         return NAME + (":" + ",".join(changed) if changed else "")
 
@@ -135,19 +159,34 @@ def root_utility(points, root_seat, players):
     return mine - others / (players - 1)
 
 
-def backup_terms(mover, next_mover, rewards, terminated, mover_value, root_seat, players):
+def backup_terms(mover, next_mover, rewards, terminated, mover_value, root_seat, players, shares=None,
+                 win_points: float = 0.0):
     """What mctx needs for one edge: (reward, discount, node value), all (B,) float32.
 
     mover: seat that acted; next_mover: seat to move at the new node; rewards: (B, 4) each
     seat's points gained on the edge; mover_value: the new node's value from its mover's view
-    (future zero-sum points, as prior_value gives)."""
+    (future zero-sum points, as prior_value gives); shares: (B, 4) each seat's share of the win
+    where the edge ends the game (the root seat's share - 1 / players, times ``win_points``, is
+    added to the utility there, as the PPO's reward adds its win bonus)."""
     import jax.numpy as jnp
     s_from, s_to = side(mover, root_seat), side(next_mover, root_seat)
-    reward = s_from * root_utility(rewards, root_seat, players)
+    utility = root_utility(rewards, root_seat, players)
+    if shares is not None:
+        mine = jnp.take_along_axis(shares, root_seat[:, None], axis=1)[:, 0]
+        utility = utility + jnp.where(terminated, win_points * (mine - 1.0 / players), 0.0)
+    reward = s_from * utility
     discount = jnp.where(terminated, 0.0, s_from * s_to)
-    # Another seat's own utility v stands for the node's -u as v / (players - 1).
-    value = jnp.where(next_mover == root_seat, mover_value, mover_value / (players - 1))
+    # The seats' utilities sum to zero, so the other seats' share -u: one of them, v, stands
+    # for -u as v * (players - 1) (exact with 2 players; with more, as if the others were alike).
+    value = jnp.where(next_mover == root_seat, mover_value, mover_value * (players - 1))
     return reward.astype(jnp.float32), discount.astype(jnp.float32), jnp.where(terminated, 0.0, value).astype(jnp.float32)
+
+
+def win_shares(jax_game, states):
+    """(B, 4) float32 each seat's share of the win (1/k to each of k tied winners), as the PPO's reward."""
+    import jax.numpy as jnp
+    first = jax_game._places(states) == 1
+    return (first / jnp.maximum(first.sum(1, keepdims=True), 1)).astype(jnp.float32)
 
 
 # ==================================================================== the fallback prior and value
@@ -294,8 +333,10 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable):
         logits, value = prior_value(after)
         masks = jg.batch_legal_mask(after)
         cand, prior, _ = candidates_of(logits, masks)
+        shares = win_shares(jg, after) if settings.win_points else None
         reward, discount, value = backup_terms(before.current, after.current, after.rewards, after.terminated,
-                                               value, node["root_seat"], after.players)
+                                               value, node["root_seat"], after.players, shares,
+                                               settings.win_points)
         out = mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=prior, value=value)
         return out, _node(after, cand, node["root_seat"])
 
@@ -323,7 +364,7 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable):
         rep = lambda x: jnp.repeat(x, D, axis=0)  # noqa: E731  rows (game, redraw), game-major
         det_keys = jax.vmap(lambda k: jax.random.split(jax.random.fold_in(k, 1), D))(keys).reshape(C * D, -1)
         roots = jax.vmap(redraw_hidden_piles)(jax.tree_util.tree_map(rep, states), det_keys)
-        gumbel = jax.vmap(lambda k: jax.random.gumbel(jax.random.fold_in(k, 2), (K,)))(keys)
+        gumbel = settings.gumbel * jax.vmap(lambda k: jax.random.gumbel(jax.random.fold_in(k, 2), (K,)))(keys)
         root = mctx.RootFnOutput(prior_logits=rep(prior), value=rep(value),
                                  embedding=_node(roots, rep(cand), rep(states.current)))
         invalid = rep(~valid)
@@ -351,6 +392,9 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable):
     return jax.jit(search)
 
 
+_SEARCHES: dict = {}   # (engine id, compiled settings, chunk, prior) -> (engine, prior, root prior, search)
+
+
 class MCTSAgent:
     """Gumbel MCTS over the JAX engine, behind both agent interfaces (agents/base.py)."""
 
@@ -363,8 +407,11 @@ class MCTSAgent:
         self.name = name or self.settings.spec()
         self.seed = seed
         self.version = self.settings.spec()
+        if prior_value is None and self.settings.prior == "ppo":   # which weights searched, in results
+            from monkey_env.agents.ppo_jax import DEFAULT_CHECKPOINT, checkpoint_hash
+            if DEFAULT_CHECKPOINT.exists():
+                self.version += f"+ppo-{checkpoint_hash(DEFAULT_CHECKPOINT)}"
         self._prior_value = prior_value
-        self._searches: dict = {}
         st = self.settings
         self._table = visit_table(st.considered, st.sims, st.nodes)
         self._acts = 0
@@ -372,14 +419,27 @@ class MCTSAgent:
         self.decisions = 0
 
     def search_for(self, jax_game, chunk: int):
-        """The compiled search of `chunk` games for this engine (one per engine and size)."""
+        """The compiled root prior and search of `chunk` games for this engine. Agents with the
+        same engine, prior and compiled settings share them (module-level: compiling a search
+        takes minutes), whatever their simulation count up to ``nodes``."""
         import jax
 
-        key = (id(jax_game), chunk)
-        if key not in self._searches:
-            pv = self._prior_value or greedy_prior_value(jax_game, self.settings.turn_points)
-            self._searches[key] = (jax_game, jax.jit(pv), build_search(jax_game, self.settings, pv))
-        return self._searches[key][1:]
+        prior_key = id(self._prior_value) if self._prior_value is not None else self.settings.prior
+        shape = replace(self.settings, sims=self.settings.nodes, capacity=0)   # what the program fixes
+        key = (id(jax_game), shape, chunk, prior_key)
+        if key not in _SEARCHES:
+            pv = self._prior_value or self.default_prior_value(jax_game)
+            # the engine and the prior are kept with the program, so the ids of the key stay theirs
+            _SEARCHES[key] = (jax_game, self._prior_value, jax.jit(pv), build_search(jax_game, shape, pv))
+        return _SEARCHES[key][2:]
+
+    def default_prior_value(self, jax_game):
+        """The prior and value that ``prior`` names: the shipped PPO checkpoint's policy logits
+        and value head (agents/ppo_jax.py), or greedy's one-turn scores (no network)."""
+        if self.settings.prior == "greedy":
+            return greedy_prior_value(jax_game, self.settings.turn_points)
+        from monkey_env.agents.ppo_jax import JaxPPOAgent
+        return JaxPPOAgent(jax_game=jax_game).prior_value(jax_game)
 
     def act_batch(self, jax_game, states, masks, key):
         import jax

@@ -12,10 +12,11 @@ import jax.numpy as jnp
 import mctx
 import numpy as np
 import pytest
+from dataclasses import replace
 
 from monkey_env.agents.greedy import GreedyAgent
 from monkey_env.agents.mcts import (
-    MASKED_LOGIT, MCTSAgent, MCTSSettings, backup_terms, redraw_hidden_piles, root_utility,
+    MASKED_LOGIT, MCTSAgent, MCTSSettings, backup_terms, greedy_prior_value, redraw_hidden_piles, root_utility,
 )
 from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.agents.registry import make_agent, split_agent_names
@@ -24,7 +25,9 @@ from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
 from monkey_env.monkey_palace.options import GameOptions
 
-SETTINGS = MCTSSettings(sims=16, det=2, chunk=1)
+# The shipped prior (the PPO checkpoint), a small tree: the one search program of the engine tests.
+SETTINGS = MCTSSettings(sims=16, det=2, chunk=1, capacity=16)
+FAST = replace(SETTINGS, sims=4)   # the same compiled program (the simulation count is traced), for whole games
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +135,22 @@ def test_the_backup_terms_in_a_two_player_game():
     np.testing.assert_allclose(root_utility(jnp.asarray([[3.0, 1, 2, 9]]), jnp.asarray([0]), jnp.asarray([3])), [1.5])
 
 
+def test_the_win_bonus_at_the_end_and_another_seats_value_with_three_players():
+    """The edge that ends the game adds win_points x (the root seat's share - 1 / players), as
+    the PPO's reward does; another seat's value v stands for -u as v x (players - 1): with
+    points (r, a, a) u = r - a and that seat's own utility is (a - r) / 2."""
+    rewards = jnp.zeros((3, 4)).at[0, 0].set(3.0)
+    shares = jnp.asarray([[1.0, 0, 0, 0], [0, 0.5, 0.5, 0], [1.0, 0, 0, 0]])
+    mover, nxt = jnp.asarray([0, 1, 0]), jnp.asarray([1, 2, 1])
+    terminated = jnp.asarray([True, True, False])
+    players = jnp.full(3, 3)
+    reward, discount, value = backup_terms(mover, nxt, rewards, terminated, jnp.asarray([0.0, 0.0, -1.5]),
+                                           jnp.zeros(3, jnp.int32), players, shares, 6.0)
+    np.testing.assert_allclose(reward, [3.0 + 6.0 * (1 - 1 / 3), -6.0 * (0 - 1 / 3), 0.0], rtol=1e-6)
+    np.testing.assert_allclose(discount, [0.0, 0.0, -1.0])
+    np.testing.assert_allclose(value, [0.0, 0.0, -3.0])        # the node's -u: -(r - a) with a - r = 2 x -1.5
+
+
 # ===================================================================== settings and names
 def test_settings_on_the_agent_name():
     a = make_agent("mcts:sims=64,det=2,depth=8,temp=0", seed=1)
@@ -139,7 +158,11 @@ def test_settings_on_the_agent_name():
     assert a.name == "mcts:sims=64,det=2,depth=8,temp=0"
     assert make_agent("mcts").settings == MCTSSettings()
     assert split_agent_names("mcts:sims=64,det=2,greedy") == ["mcts:sims=64,det=2", "greedy"]
-    for bad in ("mcts:sims", "mcts:speed=3", "mcts:sims=0", "mcts:sims=fast"):
+    assert make_agent("mcts").settings.prior == "ppo" and make_agent("mcts").settings.gumbel == 0.0
+    b = make_agent("mcts:prior=greedy,gumbel=1")
+    assert (b.settings.prior, b.settings.gumbel) == ("greedy", 1.0)
+    assert MCTSSettings(prior="greedy", gumbel=1.0).spec() == "mcts:gumbel=1,prior=greedy"
+    for bad in ("mcts:sims", "mcts:speed=3", "mcts:sims=0", "mcts:sims=fast", "mcts:prior=oracle", "mcts:gumbel=-1"):
         with pytest.raises(ValueError):
             make_agent(bad)
 
@@ -181,11 +204,25 @@ def test_states_differing_only_in_hidden_order_get_the_same_action(jg, agent):
 
 # ===================================================================== legality, determinism, act
 def test_the_search_plays_only_legal_actions_and_repeats_with_its_key(jg, agent):
-    r = play_batch(jg, [agent, RandomAgent(0)], players=2, map=1, seeds=np.arange(2), agent_key=7)
+    fast = MCTSAgent(FAST, seed=3)
+    r = play_batch(jg, [fast, RandomAgent(0)], players=2, map=1, seeds=np.arange(2), agent_key=7)
     assert not r.illegal.any() and (r.end_kind >= 0).all()
-    again = play_batch(jg, [agent, RandomAgent(0)], players=2, map=1, seeds=np.arange(2), agent_key=7)
-    np.testing.assert_array_equal(r.scores, again.scores)
-    assert agent.decisions > 0
+    assert fast.decisions > 0 and len(compiled_searches()) == 1      # the shared program, no other
+    # the same key, the same choices (on the first decisions of two deals and after a few)
+    states = jg.batch_init(game_keys(np.arange(2)), jg.default_params)
+    for _ in range(3):
+        masks = np.asarray(jg.batch_legal_mask(states))
+        key = jax.random.PRNGKey(5)
+        a = agent.act_batch(jg, states, masks, key)
+        np.testing.assert_array_equal(a, agent.act_batch(jg, states, masks, key))
+        assert masks[np.arange(2), a].all()
+        states = jg.batch_step(states, jnp.asarray(a))
+
+
+def compiled_searches():
+    """The compiled searches of this engine test module (every agent here shares one)."""
+    from monkey_env.agents import mcts
+    return [k for k in mcts._SEARCHES if k[2] == 1]
 
 
 def test_act_and_act_batch_agree_for_the_same_key(jg):
@@ -201,6 +238,18 @@ def test_act_and_act_batch_agree_for_the_same_key(jg):
     masks = np.stack([mask, np.asarray(jg.legal_action_mask(other))])
     batch_agent = MCTSAgent(SETTINGS, seed=11)
     assert batch_agent.act_batch(jg, states, masks, one.key_for_act(0))[0] == chosen
+
+
+def test_the_network_free_prior_is_greedy_and_its_value_finite(jg):
+    """prior=greedy (no checkpoint): its logits' best legal action is greedy's choice (shown
+    on the first decisions of two deals: anchors) and its values are finite points."""
+    states = jg.batch_init(game_keys(np.arange(2)), jg.default_params)
+    masks = jg.batch_legal_mask(states)
+    logits, value = jax.jit(greedy_prior_value(jg))(states)
+    assert logits.shape == masks.shape and value.shape == (2,)
+    best = np.asarray(jnp.argmax(jnp.where(masks, logits, -jnp.inf), -1))
+    np.testing.assert_array_equal(best, np.asarray(GreedyAgent().act_batch(jg, states, masks, None)))
+    assert np.isfinite(np.asarray(value)).all()
 
 
 # ===================================================================== a tactical position

@@ -1,0 +1,108 @@
+"""A 4-player tournament of mcts, ppo, greedy and random (issue 15's goal), played in one batch.
+
+    nice -n 10 python -m experiments.mcts_tournament --agents mcts,ppo,greedy,random --deals 8 \\
+        --out reports/mcts/tournament_4p.json
+
+The schedule is the arena's (monkey_env.apps.arena.schedule): every seating of the agents (4
+agents in 4 seats: all 24 orders, so every agent sits in every seat equally often), each deal
+replayed with every seating. `monkey-palace tournament` plays one seating per JAX batch, so a
+search agent there searches a quarter of a small batch at each step; here every (deal, seating)
+game is one row of a single batch and a router asks each agent once per step for the rows where
+it is to move, so the search fills its compiled chunk. The games and their order (deal-major,
+then seating) are the arena's, and the ratings are the arena's functions (arena.ratings):
+openskill Plackett-Luce from each game's rulebook places, first places and mean Banana Points,
+plus each agent's mean place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+
+class SeatingRouter:
+    """Plays every seat of a batch whose games have different seatings: each row's seat to move
+    is asked of the agent seated there (one act_batch call per agent per step)."""
+
+    def __init__(self, agents: list, lineups: np.ndarray):
+        self.agents = agents               # agent objects, by index
+        self.lineups = lineups             # (B, players) int: the agent index in each seat
+        self.name = "router"
+
+    def act_batch(self, jax_game, states, masks, key):
+        import jax
+        import jax.numpy as jnp
+
+        masks = np.asarray(masks, bool)
+        current = np.asarray(states.current)
+        who = self.lineups[np.arange(len(current)), np.minimum(current, self.lineups.shape[1] - 1)]
+        actions = np.zeros(len(current), np.int32)
+        for i, agent in enumerate(self.agents):
+            rows = (who == i) & masks.any(1)
+            if rows.any():
+                chosen = agent.act_batch(jax_game, states, jnp.asarray(masks & rows[:, None]), jax.random.fold_in(key, i))
+                actions = np.where(rows, np.asarray(chosen), actions)
+        return actions
+
+
+def main(argv=None) -> int:
+    from monkey_env.agents.registry import make_agent, split_agent_names
+    from monkey_env.apps.arena.ratings import agent_stats, openskill_ratings, win_matrix
+    from monkey_env.apps.arena.schedule import seatings
+    from monkey_env.apps.batch_play import play_batch
+    from monkey_env.apps.results_table import TimedAgent
+    from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+    from monkey_env.monkey_palace.options import GameOptions
+
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--agents", default="mcts,ppo,greedy,random")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--map", default="1")
+    p.add_argument("--deals", type=int, default=8)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", type=Path, default=Path("reports/mcts/tournament_4p.json"))
+    args = p.parse_args(argv)
+
+    names = split_agent_names(args.agents)
+    agents = [TimedAgent(make_agent(n, args.seed + i)) for i, n in enumerate(names)]
+    lineups_named = seatings(names, args.players)
+    index = {n: i for i, n in enumerate(names)}
+    # rows deal-major, then seating: the arena's game index deal * seatings + seating
+    rows = [(d, s) for d in range(args.deals) for s in range(len(lineups_named))]
+    lineups = np.asarray([[index[n] for n in lineups_named[s]] for _, s in rows])
+    seeds = np.asarray([args.seed + d for d, _ in rows])
+    jg = jax_game_for(GameOptions(players=args.players, map=args.map))
+    router = SeatingRouter(agents, lineups)
+    t0 = time.perf_counter()
+    result = play_batch(jg, [router] * args.players, players=args.players, map=args.map, seeds=seeds,
+                        agent_key=args.seed, share_agents=True)
+    wall = time.perf_counter() - t0
+    if result.illegal.any():
+        raise RuntimeError("an illegal action was played")
+    games = [{"seats": list(lineups_named[s]), "ranks": [int(r) for r in result.places[g]],
+              "scores": [int(x) for x in result.scores[g]]} for g, (_, s) in enumerate(rows)]
+    mean_place = {n: float(np.mean([r for g in games for a, r in zip(g["seats"], g["ranks"]) if a == n]))
+                  for n in names}
+    report = {"agents": names, "players": args.players, "map": args.map, "deals": args.deals,
+              "seatings": len(lineups_named), "games": len(games), "seed": args.seed,
+              "openskill": openskill_ratings(games, names), "mean_place": mean_place,
+              "stats": agent_stats(games, names), "win_matrix": win_matrix(games, names),
+              "seconds_per_decision": {a.name: a.seconds / max(a.decisions, 1) for a in agents},
+              "decisions": {a.name: a.all_decisions for a in agents},
+              "versions": {a.name: getattr(a, "version", None) for a in agents}, "wall_seconds": wall}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(report, indent=1) + "\n")
+    board = sorted(names, key=lambda n: -report["openskill"][n]["ordinal"])
+    for n in board:
+        o = report["openskill"][n]
+        print(f"{n:24s} ordinal {o['ordinal']:6.2f}  mu {o['mu']:6.2f}  mean place {mean_place[n]:.2f}  "
+              f"first {report['stats'][n]['first_place']:.3f}  bananas {report['stats'][n]['mean_bananas']:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
