@@ -31,6 +31,8 @@ from monkey_env.shadow_theater.options import ShadowTheaterOptions
 
 GAIN, STEAL, MOVE_KING, RECALL, TREASURE = range(5)
 PLACE_BONUS, FEED, JADE_SET, START, CARD_POINTS, JADE_MAJORITY = range(6)
+# A batch of RARE_MIN_BATCH games or more computes the rare parts of a step on a batch//RARE_FRACTION.
+RARE_MIN_BATCH, RARE_FRACTION = 128, 8
 CARDS_RESOURCE = 3                 # a scroll's resource "cards" (after monkeys, jade, peaches)
 # Observation scaling: counts divided by about their largest values.
 MONKEY_SCALE, ITEM_SCALE = 25.0, 9.0
@@ -44,6 +46,18 @@ def _hot(i, n: int) -> jnp.ndarray:
 def _hot2(i, j, n: int, m: int) -> jnp.ndarray:
     """(n, m) int32 one-hot of a traced pair of indices."""
     return _hot(i, n)[:, None] * _hot(j, m)[None, :]
+
+
+def _at(arr: jnp.ndarray, i) -> jnp.ndarray:
+    """``arr[i]`` along the first axis as one-hot arithmetic (a traced index; under vmap a gather
+    per lookup costs a kernel of its own on CPU). An index outside the axis (or -1) gives zero."""
+    n = arr.shape[0]
+    return jnp.where((i >= 0) & (i < n), arr[jnp.clip(i, 0, n - 1)], jnp.zeros((), arr.dtype))
+
+
+def _at_each(table: jnp.ndarray, idx: jnp.ndarray) -> jnp.ndarray:
+    """``table[idx]`` for a (n,) table and a vector of indices, one-hot (zero where out of range)."""
+    return jnp.sum(jnp.where(idx[:, None] == jnp.arange(table.shape[0])[None, :], table[None, :], 0), axis=1).astype(table.dtype)
 
 
 class Tables(NamedTuple):
@@ -91,7 +105,7 @@ class ShadowTheaterJax:
         self.max_start_cards = max([s.amount for s in self.data.scrolls if s.effect == "start" and s.resource == "cards"],
                                    default=0)
         self.batch_init = jax.jit(jax.vmap(self.init, in_axes=(0, None)))
-        self.batch_step = jax.jit(jax.vmap(self.step))
+        self.batch_step = jax.jit(self._batch_step)
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
         self.batch_observe = jax.jit(jax.vmap(self.observe))
         self.batch_from_deal = jax.jit(jax.vmap(self.from_deal))
@@ -129,13 +143,13 @@ class ShadowTheaterJax:
     # ------------------------------------------------------------------ small steps
     def _take(self, s: State, seat, resource, amount) -> State:
         """Take up to ``amount`` of a resource from the reserve (what is left, if less)."""
-        n = jnp.minimum(amount, s.reserve[resource])
+        n = jnp.minimum(amount, _at(s.reserve, resource))
         return s._replace(reserve=s.reserve - n * _hot(resource, 3), supply=s.supply + n * _hot2(seat, resource, 2, 3))
 
     def _draw(self, s: State, seat, when=True) -> State:
         """Draw the top card of the round's deck into a hand (nothing if empty or not ``when``)."""
         ok = (s.deck_top < self.deck_size) & when
-        card = s.deal_cards[s.round - 1, jnp.minimum(s.deck_top, self.deck_size - 1)]
+        card = _at(_at(s.deal_cards, s.round - 1), jnp.minimum(s.deck_top, self.deck_size - 1))
         return s._replace(holder=jnp.where(ok & (jnp.arange(N_CARDS) == card), seat, s.holder),
                           deck_top=s.deck_top + ok)
 
@@ -151,18 +165,18 @@ class ShadowTheaterJax:
         return (s.deck_top >= self.deck_size) | jnp.any(s.reserve == 0)
 
     def _scroll_is(self, s: State, seat, effect):
-        sid = s.scroll[seat]
-        return (sid >= 0) & (self.t.scroll_effect[jnp.maximum(sid, 0)] == effect)
+        sid = _at(s.scroll, seat)
+        return (sid >= 0) & (_at(self.t.scroll_effect, sid) == effect)
 
     def _scroll_amount(self, s: State, seat):
-        return self.t.scroll_amount[jnp.maximum(s.scroll[seat], 0)]
+        return _at(self.t.scroll_amount, _at(s.scroll, seat))
 
     # ------------------------------------------------------------------ round set-up and end
     def _start_round(self, s: State) -> State:
         r = s.round  # index of the new round
         return s._replace(round=s.round + 1, reserve=self.start_reserve, supply=jnp.zeros((2, 3), jnp.int32),
                           holder=jnp.full(N_CARDS, -1, jnp.int32), deck_top=jnp.int32(0),
-                          discarded=jnp.zeros(N_CARDS, bool), board=jnp.zeros(3, jnp.int32), king=s.deal_king[r],
+                          discarded=jnp.zeros(N_CARDS, bool), board=jnp.zeros(3, jnp.int32), king=_at(s.deal_king, jnp.minimum(r, MAX_ROUNDS - 1)),
                           scroll=jnp.full(2, -1, jnp.int32), current=s.starter, phase=jnp.int32(DRAFT),
                           king_ends_turn=jnp.bool_(False))
 
@@ -173,8 +187,8 @@ class ShadowTheaterJax:
         s = self._take(s, second, 0, g["other"])
         for seat in (first, second):
             is_start = self._scroll_is(s, seat, START)
-            sid = jnp.maximum(s.scroll[seat], 0)
-            res, amount = self.t.scroll_resource[sid], self.t.scroll_amount[sid]
+            sid = _at(s.scroll, seat)
+            res, amount = _at(self.t.scroll_resource, sid), _at(self.t.scroll_amount, sid)
             for i in range(self.max_start_cards):
                 s = self._draw(s, seat, is_start & (res == CARDS_RESOURCE) & (i < amount))
             gets = is_start & (res >= 0) & (res < CARDS_RESOURCE)
@@ -187,7 +201,7 @@ class ShadowTheaterJax:
         seats = jnp.arange(2)
         sid = jnp.maximum(s.scroll, 0)
         has = s.scroll >= 0
-        eff, amt = self.t.scroll_effect[sid], self.t.scroll_amount[sid]
+        eff, amt = _at_each(self.t.scroll_effect, sid), _at_each(self.t.scroll_amount, sid)
         per_peach = jnp.where(has & (eff == FEED), amt, sc.monkeys_fed_per_peach)
         per_set = jnp.where(has & (eff == JADE_SET), amt, sc.points_per_jade_set)
         majority = jnp.where(has & (eff == JADE_MAJORITY), amt, sc.jade_majority_points)
@@ -216,7 +230,7 @@ class ShadowTheaterJax:
         by_kind = (self.t.card_kind[:, None] == jnp.arange(self.n_kinds)[None, :]).astype(jnp.int32)  # (C, K)
         row = jnp.arange(MAX_ROUNDS) == r
         s = s._replace(lanterns=lanterns, round_points=jnp.where(row[:, None], pts[None, :], s.round_points),
-                       kind_held=s.kind_held + in_hand @ by_kind,
+                       kind_held=s.kind_held + (in_hand[:, :, None] * by_kind[None, :, :]).sum(1),  # not a dot: tiny under vmap
                        round_winner=jnp.where(row, winner, s.round_winner),
                        rewards=s.rewards + (gained - gained[::-1]).astype(jnp.float32))
         over = (lanterns.max() >= self.data.game.lanterns_to_win) | (s.round >= MAX_ROUNDS)
@@ -225,39 +239,41 @@ class ShadowTheaterJax:
         ended = s._replace(phase=jnp.int32(OVER), terminated=jnp.bool_(True))
         return jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), ended, fresh)
 
-    def _end_turn(self, s: State) -> State:
-        """The round ends if a reserve type is exhausted (the turn being over), else the other plays."""
-        scored = self._score_round(s)
-        passed = s._replace(current=1 - s.current, phase=jnp.int32(TURN))
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(self._exhausted(s), a, b), scored, passed)
+    def _begin_turns(self, s: State) -> State:
+        """Both scrolls kept: the starting monkeys (and a scroll's start bonus), the starter plays."""
+        return self._starting_monkeys(s)._replace(current=s.starter, phase=jnp.int32(TURN))
+
+    def _rare(self, s: State, begins, scores) -> State:
+        """The costly parts of a step, needed by few games of a batch each step: the round's first
+        turn after the draft (``begins``) or the round's scoring and the next set-up (``scores``)."""
+        s = jax.tree_util.tree_map(lambda a, b: jnp.where(begins, a, b), self._begin_turns(s), s)
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(scores, a, b), self._score_round(s), s)
 
     # ------------------------------------------------------------------ decisions
     def _keep_scroll(self, s: State, choice):
         seat = s.current
         pos = jnp.where(seat == s.starter, 0, 2) + choice
-        sid = s.deal_scrolls[s.round - 1, pos]
+        sid = _at(_at(s.deal_scrolls, s.round - 1), pos)
         s = s._replace(scroll=jnp.where(jnp.arange(2) == seat, sid, s.scroll),
                        scroll_rounds=s.scroll_rounds + _hot2(seat, sid, 2, self.n_scrolls))
-        both = s.scroll[1 - seat] >= 0
-        begun = self._starting_monkeys(s)._replace(current=s.starter, phase=jnp.int32(TURN))
-        waiting = s._replace(current=1 - seat)
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(both, a, b), begun, waiting), jnp.bool_(False)
+        both = _at(s.scroll, 1 - seat) >= 0                 # the turns begin (in _rare)
+        return s._replace(current=jnp.where(both, seat, 1 - seat).astype(jnp.int32)), jnp.bool_(False), both
 
     def _play_card(self, s: State, card):
         seat, other = s.current, 1 - s.current
         t = self.t
-        effect, res, amount = t.card_effect[card], t.card_resource[card], t.card_amount[card]
+        effect, res, amount = _at(t.card_effect, card), _at(t.card_resource, card), _at(t.card_amount, card)
         this = jnp.arange(N_CARDS) == card
         s = s._replace(holder=jnp.where(this, -1, s.holder), discarded=s.discarded | this,
-                       kind_played=s.kind_played + _hot2(seat, t.card_kind[card], 2, self.n_kinds))
+                       kind_played=s.kind_played + _hot2(seat, _at(t.card_kind, card), 2, self.n_kinds))
         s = self._take(s, seat, res, jnp.where(effect == GAIN, amount, 0))
-        stolen = jnp.where(effect == STEAL, jnp.minimum(amount, s.supply[other, res]), 0)
+        stolen = jnp.where(effect == STEAL, jnp.minimum(amount, _at(_at(s.supply, other), res)), 0)
         s = s._replace(supply=s.supply + stolen * (_hot2(seat, res, 2, 3) - _hot2(other, res, 2, 3)))
-        recalled = jnp.where(effect == RECALL, jnp.minimum(amount, s.board[s.king]), 0)
+        recalled = jnp.where(effect == RECALL, jnp.minimum(amount, _at(s.board, s.king)), 0)
         s = s._replace(board=s.board - recalled * _hot(s.king, 3), supply=s.supply + recalled * _hot2(seat, 0, 2, 3))
         moves = effect == MOVE_KING
         return s._replace(phase=jnp.where(moves, KING_MOVE, s.phase).astype(jnp.int32),
-                          king_ends_turn=jnp.where(moves, False, s.king_ends_turn)), jnp.bool_(False)
+                          king_ends_turn=jnp.where(moves, False, s.king_ends_turn)), jnp.bool_(False), jnp.bool_(False)
 
     def _place(self, s: State, loc):
         seat = s.current
@@ -268,20 +284,20 @@ class ShadowTheaterJax:
         s = self._take(s, seat, 1, jnp.where(loc == 1, pe.palace.get("jade", 0), 0))
         s = self._take(s, seat, 0, jnp.where(loc == 1, pe.palace.get("monkeys", 0), 0))
         s = self._take(s, seat, 2, jnp.where(loc == 2, int(pe.garden.get("peaches", 0)), 0))
-        sid = jnp.maximum(s.scroll[seat], 0)
-        bonus = self._scroll_is(s, seat, PLACE_BONUS) & (self.t.scroll_location[sid] == loc)
-        s = self._take(s, seat, jnp.clip(self.t.scroll_resource[sid], 0, 2), jnp.where(bonus, self.t.scroll_amount[sid], 0))
+        sid = _at(s.scroll, seat)
+        bonus = self._scroll_is(s, seat, PLACE_BONUS) & (_at(self.t.scroll_location, sid) == loc)
+        s = self._take(s, seat, jnp.clip(_at(self.t.scroll_resource, sid), 0, 2), jnp.where(bonus, _at(self.t.scroll_amount, sid), 0))
         king_moves = (loc == 2) & bool(pe.garden.get("move_king", False)) & jnp.any(self._destinations(s))
         s = s._replace(phase=jnp.where(king_moves, KING_MOVE, s.phase).astype(jnp.int32),
                        king_ends_turn=jnp.where(king_moves, True, s.king_ends_turn))
-        return s, ~king_moves
+        return s, ~king_moves, jnp.bool_(False)
 
     def _move_king(self, s: State, loc):
-        return s._replace(king=loc.astype(jnp.int32), phase=jnp.int32(TURN)), s.king_ends_turn
+        return s._replace(king=loc.astype(jnp.int32), phase=jnp.int32(TURN)), s.king_ends_turn, jnp.bool_(False)
 
     def _collect(self, s: State, loc):
-        s = s._replace(supply=s.supply + s.board[loc] * _hot2(s.current, 0, 2, 3), board=s.board * (1 - _hot(loc, 3)))
-        return s, jnp.bool_(True)
+        s = s._replace(supply=s.supply + _at(s.board, loc) * _hot2(s.current, 0, 2, 3), board=s.board * (1 - _hot(loc, 3)))
+        return s, jnp.bool_(True), jnp.bool_(False)
 
     def legal_action_mask(self, s: State) -> jnp.ndarray:
         """(29,) bool: the reference engine's legal_mask."""
@@ -290,7 +306,7 @@ class ShadowTheaterJax:
         dest = self._destinations(s)
         playable = (mine & (t.card_effect != TREASURE) & (t.card_location == s.king)
                     & ((t.card_effect != MOVE_KING) | jnp.any(dest)))
-        place = (s.supply[s.current, 0] > 0) & (self._free(s) > 0)
+        place = (_at(s.supply[:, 0], s.current) > 0) & (self._free(s) > 0)
         collect = s.board > 0
         turn = s.phase == TURN
         mask = jnp.concatenate([playable & turn, place & turn, collect & turn, dest & (s.phase == KING_MOVE),
@@ -299,30 +315,61 @@ class ShadowTheaterJax:
         return mask & ~s.terminated
 
     def step(self, s: State, action) -> State:
+        return self._rare(*self._act(s, action))
+
+    def _act(self, s: State, action):
+        """A step without its rare parts: (the state, whether the turns begin, whether the round is scored)."""
         action = jnp.asarray(action, jnp.int32)
-        legal = self.legal_action_mask(s)[jnp.clip(action, 0, NUM_ACTIONS - 1)] & (action >= 0) & (action < NUM_ACTIONS)
+        legal = _at(self.legal_action_mask(s), action) & (action >= 0) & (action < NUM_ACTIONS)
         a = jnp.clip(action, 0, NUM_ACTIONS - 1)
         s0 = s._replace(rewards=jnp.zeros(2, jnp.float32))
-        kind = jnp.searchsorted(jnp.asarray([PLACE, COLLECT, KING, KEEP, PASS], jnp.int32), a, side="right")
+        # the action's kind: how many kind boundaries it has reached (searchsorted is a while loop)
+        kind = sum((a >= start).astype(jnp.int32) for start in (PLACE, COLLECT, KING, KEEP, PASS))
         branches = [
             lambda st: self._play_card(st, jnp.clip(a - PLAY, 0, N_CARDS - 1)),
             lambda st: self._place(st, jnp.clip(a - PLACE, 0, 2)),
             lambda st: self._collect(st, jnp.clip(a - COLLECT, 0, 2)),
             lambda st: self._move_king(st, jnp.clip(a - KING, 0, 2)),
             lambda st: self._keep_scroll(st, jnp.clip(a - KEEP, 0, 1)),
-            lambda st: (st, jnp.bool_(True)),                       # pass
+            lambda st: (st, jnp.bool_(True), jnp.bool_(False)),      # pass
         ]
-        # Each decision's own step (and whether it ends the turn); the turn's end once, after.
-        acted, ends = jax.lax.switch(kind, branches, s0)
-        finished = self._end_turn(acted)
-        played = jax.tree_util.tree_map(lambda a, b: jnp.where(ends, a, b), finished, acted)
+        # Each decision's own step, whether it ends the turn and whether the turns begin.
+        acted, ends, begins = jax.lax.switch(kind, branches, s0)
+        # The turn ends: the round ends if a reserve type is exhausted (scored in _rare), else the other plays.
+        scores = ends & self._exhausted(acted)
+        passed = acted._replace(current=1 - acted.current, phase=jnp.int32(TURN))
+        played = jax.tree_util.tree_map(lambda p, q: jnp.where(ends & ~scores, p, q), passed, acted)
         played = played._replace(decisions=s.decisions + 1)
         penalty = jnp.where(jnp.arange(2) == s.current, self.illegal_penalty, 0.0).astype(jnp.float32)
         refused = s0._replace(terminated=jnp.bool_(True), illegal=jnp.bool_(True), phase=jnp.int32(OVER),
                               rewards=penalty, decisions=s.decisions + 1)
         out = jax.tree_util.tree_map(lambda p, r: jnp.where(legal, p, r), played, refused)
         # a finished game does not change, with zero rewards
-        return jax.tree_util.tree_map(lambda o, old: jnp.where(s.terminated, old, o), out, s0)
+        out = jax.tree_util.tree_map(lambda o, old: jnp.where(s.terminated, old, o), out, s0)
+        live = legal & ~s.terminated
+        return out, begins & live, scores & live
+
+    def _batch_step(self, states: State, actions) -> State:
+        """vmap(step), with the rare parts computed only on the games that need them: up to
+        batch // RARE_FRACTION of a big batch gathered into a small one (all of them if more need it)."""
+        out, begins, scores = jax.vmap(self._act)(states, actions)
+        batch = begins.shape[0]
+        slots = max(batch // RARE_FRACTION, 1)
+        if batch < RARE_MIN_BATCH:
+            return jax.vmap(self._rare)(out, begins, scores)
+        rare = begins | scores
+        idx = jnp.nonzero(rare, size=slots, fill_value=batch)[0]
+        safe = jnp.minimum(idx, batch - 1)
+
+        def few(_):
+            sub = jax.tree_util.tree_map(lambda x: x[safe], out)
+            done = jax.vmap(self._rare)(sub, begins[safe] & (idx < batch), scores[safe] & (idx < batch))
+            return jax.tree_util.tree_map(lambda x, y: x.at[idx].set(y, mode="drop"), out, done)
+
+        def every(_):
+            return jax.vmap(self._rare)(out, begins, scores)
+
+        return jax.lax.cond(rare.sum() <= slots, few, every, None)
 
     # ------------------------------------------------------------------ observation and results
     def observe(self, s: State, player) -> dict:
