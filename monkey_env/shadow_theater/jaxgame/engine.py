@@ -10,8 +10,15 @@ Rules of the step: stepping a finished game changes nothing; an illegal action e
 ``illegal`` set, with ``illegal_penalty`` to the seat that made it (the reference engine raises
 instead). Rewards: +1 to a seat when it takes a Lantern and -1 to the other (zero-sum). Every
 branch is computed and selected with ``jnp.where`` (no Python branching on traced values); a
-decision's own step says whether it ends the turn, and the turn's end (scoring, the next round's
-set-up) is computed once per step. Updates at traced indices are one-hot arithmetic, not scatters.
+decision's own step says whether it ends the turn (``_act``); the rare parts of a step (the
+first turn after the draft; scoring the round and the next set-up) are ``_rare``, once per step.
+Updates at traced indices are one-hot arithmetic, not scatters.
+
+Speed: under ``vmap`` every branch runs for every game, and the rare parts were most of a step's
+time. ``batch_step`` of 128 games or more therefore runs ``_act`` on the whole batch and ``_rare``
+only on the games that need it this step (gathered into a batch an eighth as big; the whole batch
+when more need it, as when every game leaves its draft at once): the same results as
+``vmap(step)``, checked by the differential test and tests/test_shadow_theater_rules.py.
 """
 
 from __future__ import annotations
@@ -46,18 +53,6 @@ def _hot(i, n: int) -> jnp.ndarray:
 def _hot2(i, j, n: int, m: int) -> jnp.ndarray:
     """(n, m) int32 one-hot of a traced pair of indices."""
     return _hot(i, n)[:, None] * _hot(j, m)[None, :]
-
-
-def _at(arr: jnp.ndarray, i) -> jnp.ndarray:
-    """``arr[i]`` along the first axis as one-hot arithmetic (a traced index; under vmap a gather
-    per lookup costs a kernel of its own on CPU). An index outside the axis (or -1) gives zero."""
-    n = arr.shape[0]
-    return jnp.where((i >= 0) & (i < n), arr[jnp.clip(i, 0, n - 1)], jnp.zeros((), arr.dtype))
-
-
-def _at_each(table: jnp.ndarray, idx: jnp.ndarray) -> jnp.ndarray:
-    """``table[idx]`` for a (n,) table and a vector of indices, one-hot (zero where out of range)."""
-    return jnp.sum(jnp.where(idx[:, None] == jnp.arange(table.shape[0])[None, :], table[None, :], 0), axis=1).astype(table.dtype)
 
 
 class Tables(NamedTuple):
@@ -143,13 +138,13 @@ class ShadowTheaterJax:
     # ------------------------------------------------------------------ small steps
     def _take(self, s: State, seat, resource, amount) -> State:
         """Take up to ``amount`` of a resource from the reserve (what is left, if less)."""
-        n = jnp.minimum(amount, _at(s.reserve, resource))
+        n = jnp.minimum(amount, s.reserve[resource])
         return s._replace(reserve=s.reserve - n * _hot(resource, 3), supply=s.supply + n * _hot2(seat, resource, 2, 3))
 
     def _draw(self, s: State, seat, when=True) -> State:
         """Draw the top card of the round's deck into a hand (nothing if empty or not ``when``)."""
         ok = (s.deck_top < self.deck_size) & when
-        card = _at(_at(s.deal_cards, s.round - 1), jnp.minimum(s.deck_top, self.deck_size - 1))
+        card = s.deal_cards[s.round - 1, jnp.minimum(s.deck_top, self.deck_size - 1)]
         return s._replace(holder=jnp.where(ok & (jnp.arange(N_CARDS) == card), seat, s.holder),
                           deck_top=s.deck_top + ok)
 
@@ -165,18 +160,18 @@ class ShadowTheaterJax:
         return (s.deck_top >= self.deck_size) | jnp.any(s.reserve == 0)
 
     def _scroll_is(self, s: State, seat, effect):
-        sid = _at(s.scroll, seat)
-        return (sid >= 0) & (_at(self.t.scroll_effect, sid) == effect)
+        sid = s.scroll[seat]
+        return (sid >= 0) & (self.t.scroll_effect[jnp.maximum(sid, 0)] == effect)
 
     def _scroll_amount(self, s: State, seat):
-        return _at(self.t.scroll_amount, _at(s.scroll, seat))
+        return self.t.scroll_amount[jnp.maximum(s.scroll[seat], 0)]
 
     # ------------------------------------------------------------------ round set-up and end
     def _start_round(self, s: State) -> State:
         r = s.round  # index of the new round
         return s._replace(round=s.round + 1, reserve=self.start_reserve, supply=jnp.zeros((2, 3), jnp.int32),
                           holder=jnp.full(N_CARDS, -1, jnp.int32), deck_top=jnp.int32(0),
-                          discarded=jnp.zeros(N_CARDS, bool), board=jnp.zeros(3, jnp.int32), king=_at(s.deal_king, jnp.minimum(r, MAX_ROUNDS - 1)),
+                          discarded=jnp.zeros(N_CARDS, bool), board=jnp.zeros(3, jnp.int32), king=s.deal_king[r],
                           scroll=jnp.full(2, -1, jnp.int32), current=s.starter, phase=jnp.int32(DRAFT),
                           king_ends_turn=jnp.bool_(False))
 
@@ -187,8 +182,8 @@ class ShadowTheaterJax:
         s = self._take(s, second, 0, g["other"])
         for seat in (first, second):
             is_start = self._scroll_is(s, seat, START)
-            sid = _at(s.scroll, seat)
-            res, amount = _at(self.t.scroll_resource, sid), _at(self.t.scroll_amount, sid)
+            sid = jnp.maximum(s.scroll[seat], 0)
+            res, amount = self.t.scroll_resource[sid], self.t.scroll_amount[sid]
             for i in range(self.max_start_cards):
                 s = self._draw(s, seat, is_start & (res == CARDS_RESOURCE) & (i < amount))
             gets = is_start & (res >= 0) & (res < CARDS_RESOURCE)
@@ -201,7 +196,7 @@ class ShadowTheaterJax:
         seats = jnp.arange(2)
         sid = jnp.maximum(s.scroll, 0)
         has = s.scroll >= 0
-        eff, amt = _at_each(self.t.scroll_effect, sid), _at_each(self.t.scroll_amount, sid)
+        eff, amt = self.t.scroll_effect[sid], self.t.scroll_amount[sid]
         per_peach = jnp.where(has & (eff == FEED), amt, sc.monkeys_fed_per_peach)
         per_set = jnp.where(has & (eff == JADE_SET), amt, sc.points_per_jade_set)
         majority = jnp.where(has & (eff == JADE_MAJORITY), amt, sc.jade_majority_points)
@@ -253,23 +248,23 @@ class ShadowTheaterJax:
     def _keep_scroll(self, s: State, choice):
         seat = s.current
         pos = jnp.where(seat == s.starter, 0, 2) + choice
-        sid = _at(_at(s.deal_scrolls, s.round - 1), pos)
+        sid = s.deal_scrolls[s.round - 1, pos]
         s = s._replace(scroll=jnp.where(jnp.arange(2) == seat, sid, s.scroll),
                        scroll_rounds=s.scroll_rounds + _hot2(seat, sid, 2, self.n_scrolls))
-        both = _at(s.scroll, 1 - seat) >= 0                 # the turns begin (in _rare)
+        both = s.scroll[1 - seat] >= 0                 # the turns begin (in _rare)
         return s._replace(current=jnp.where(both, seat, 1 - seat).astype(jnp.int32)), jnp.bool_(False), both
 
     def _play_card(self, s: State, card):
         seat, other = s.current, 1 - s.current
         t = self.t
-        effect, res, amount = _at(t.card_effect, card), _at(t.card_resource, card), _at(t.card_amount, card)
+        effect, res, amount = t.card_effect[card], t.card_resource[card], t.card_amount[card]
         this = jnp.arange(N_CARDS) == card
         s = s._replace(holder=jnp.where(this, -1, s.holder), discarded=s.discarded | this,
-                       kind_played=s.kind_played + _hot2(seat, _at(t.card_kind, card), 2, self.n_kinds))
+                       kind_played=s.kind_played + _hot2(seat, t.card_kind[card], 2, self.n_kinds))
         s = self._take(s, seat, res, jnp.where(effect == GAIN, amount, 0))
-        stolen = jnp.where(effect == STEAL, jnp.minimum(amount, _at(_at(s.supply, other), res)), 0)
+        stolen = jnp.where(effect == STEAL, jnp.minimum(amount, s.supply[other, res]), 0)
         s = s._replace(supply=s.supply + stolen * (_hot2(seat, res, 2, 3) - _hot2(other, res, 2, 3)))
-        recalled = jnp.where(effect == RECALL, jnp.minimum(amount, _at(s.board, s.king)), 0)
+        recalled = jnp.where(effect == RECALL, jnp.minimum(amount, s.board[s.king]), 0)
         s = s._replace(board=s.board - recalled * _hot(s.king, 3), supply=s.supply + recalled * _hot2(seat, 0, 2, 3))
         moves = effect == MOVE_KING
         return s._replace(phase=jnp.where(moves, KING_MOVE, s.phase).astype(jnp.int32),
@@ -284,9 +279,9 @@ class ShadowTheaterJax:
         s = self._take(s, seat, 1, jnp.where(loc == 1, pe.palace.get("jade", 0), 0))
         s = self._take(s, seat, 0, jnp.where(loc == 1, pe.palace.get("monkeys", 0), 0))
         s = self._take(s, seat, 2, jnp.where(loc == 2, int(pe.garden.get("peaches", 0)), 0))
-        sid = _at(s.scroll, seat)
-        bonus = self._scroll_is(s, seat, PLACE_BONUS) & (_at(self.t.scroll_location, sid) == loc)
-        s = self._take(s, seat, jnp.clip(_at(self.t.scroll_resource, sid), 0, 2), jnp.where(bonus, _at(self.t.scroll_amount, sid), 0))
+        sid = jnp.maximum(s.scroll[seat], 0)
+        bonus = self._scroll_is(s, seat, PLACE_BONUS) & (self.t.scroll_location[sid] == loc)
+        s = self._take(s, seat, jnp.clip(self.t.scroll_resource[sid], 0, 2), jnp.where(bonus, self.t.scroll_amount[sid], 0))
         king_moves = (loc == 2) & bool(pe.garden.get("move_king", False)) & jnp.any(self._destinations(s))
         s = s._replace(phase=jnp.where(king_moves, KING_MOVE, s.phase).astype(jnp.int32),
                        king_ends_turn=jnp.where(king_moves, True, s.king_ends_turn))
@@ -296,7 +291,7 @@ class ShadowTheaterJax:
         return s._replace(king=loc.astype(jnp.int32), phase=jnp.int32(TURN)), s.king_ends_turn, jnp.bool_(False)
 
     def _collect(self, s: State, loc):
-        s = s._replace(supply=s.supply + _at(s.board, loc) * _hot2(s.current, 0, 2, 3), board=s.board * (1 - _hot(loc, 3)))
+        s = s._replace(supply=s.supply + s.board[loc] * _hot2(s.current, 0, 2, 3), board=s.board * (1 - _hot(loc, 3)))
         return s, jnp.bool_(True), jnp.bool_(False)
 
     def legal_action_mask(self, s: State) -> jnp.ndarray:
@@ -306,7 +301,7 @@ class ShadowTheaterJax:
         dest = self._destinations(s)
         playable = (mine & (t.card_effect != TREASURE) & (t.card_location == s.king)
                     & ((t.card_effect != MOVE_KING) | jnp.any(dest)))
-        place = (_at(s.supply[:, 0], s.current) > 0) & (self._free(s) > 0)
+        place = (s.supply[s.current, 0] > 0) & (self._free(s) > 0)
         collect = s.board > 0
         turn = s.phase == TURN
         mask = jnp.concatenate([playable & turn, place & turn, collect & turn, dest & (s.phase == KING_MOVE),
@@ -320,7 +315,7 @@ class ShadowTheaterJax:
     def _act(self, s: State, action):
         """A step without its rare parts: (the state, whether the turns begin, whether the round is scored)."""
         action = jnp.asarray(action, jnp.int32)
-        legal = _at(self.legal_action_mask(s), action) & (action >= 0) & (action < NUM_ACTIONS)
+        legal = self.legal_action_mask(s)[jnp.clip(action, 0, NUM_ACTIONS - 1)] & (action >= 0) & (action < NUM_ACTIONS)
         a = jnp.clip(action, 0, NUM_ACTIONS - 1)
         s0 = s._replace(rewards=jnp.zeros(2, jnp.float32))
         # the action's kind: how many kind boundaries it has reached (searchsorted is a while loop)
