@@ -254,8 +254,10 @@ def bench_any_game(spec, args: argparse.Namespace) -> int:
           f"{r['mean_game_seconds']:.3f} s per game (max {r['max_game_seconds']:.3f} s)")
     for row in report["jax"]:
         print(f"JAX engine, batch {row['batch']:>5}: {row['decisions_per_second']:.0f} decisions/s "
-              f"({row['decisions']} decisions in {row['seconds']:.1f} s; compile and first step "
+              f"({row['decisions']} decisions in {row['seconds']:.3f} s; compile and first step "
               f"{row['compile_and_first_step_seconds']:.1f} s)")
+        if "step_loop" in row:
+            print(f"                  one call per step: {row['step_loop']['decisions_per_second']:.0f} decisions/s")
     if report.get("speedup_vs_reference_at_1024") is not None:
         print(f"speed-up over the reference at 1024: {report['speedup_vs_reference_at_1024']:.1f}x")
     return 0

@@ -10,8 +10,15 @@ Rules of the step: stepping a finished game changes nothing; an illegal action e
 ``illegal`` set, with ``illegal_penalty`` to the seat that made it (the reference engine raises
 instead). Rewards: +1 to a seat when it takes a Lantern and -1 to the other (zero-sum). Every
 branch is computed and selected with ``jnp.where`` (no Python branching on traced values); a
-decision's own step says whether it ends the turn, and the turn's end (scoring, the next round's
-set-up) is computed once per step. Updates at traced indices are one-hot arithmetic, not scatters.
+decision's own step says whether it ends the turn (``_act``); the rare parts of a step (the
+first turn after the draft; scoring the round and the next set-up) are ``_rare``, once per step.
+Updates at traced indices are one-hot arithmetic, not scatters.
+
+Speed: under ``vmap`` every branch runs for every game, and the rare parts were most of a step's
+time. ``batch_step`` of 128 games or more therefore runs ``_act`` on the whole batch and ``_rare``
+only on the games that need it this step (gathered into a batch an eighth as big; the whole batch
+when more need it, as when every game leaves its draft at once): the same results as
+``vmap(step)``, checked by the differential test and tests/test_shadow_theater_rules.py.
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ from monkey_env.shadow_theater.options import ShadowTheaterOptions
 
 GAIN, STEAL, MOVE_KING, RECALL, TREASURE = range(5)
 PLACE_BONUS, FEED, JADE_SET, START, CARD_POINTS, JADE_MAJORITY = range(6)
+# A batch of RARE_MIN_BATCH games or more computes the rare parts of a step on a batch//RARE_FRACTION.
+RARE_MIN_BATCH, RARE_FRACTION = 128, 8
 CARDS_RESOURCE = 3                 # a scroll's resource "cards" (after monkeys, jade, peaches)
 # Observation scaling: counts divided by about their largest values.
 MONKEY_SCALE, ITEM_SCALE = 25.0, 9.0
@@ -91,7 +100,7 @@ class ShadowTheaterJax:
         self.max_start_cards = max([s.amount for s in self.data.scrolls if s.effect == "start" and s.resource == "cards"],
                                    default=0)
         self.batch_init = jax.jit(jax.vmap(self.init, in_axes=(0, None)))
-        self.batch_step = jax.jit(jax.vmap(self.step))
+        self.batch_step = jax.jit(self._batch_step)
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
         self.batch_observe = jax.jit(jax.vmap(self.observe))
         self.batch_from_deal = jax.jit(jax.vmap(self.from_deal))
@@ -216,7 +225,7 @@ class ShadowTheaterJax:
         by_kind = (self.t.card_kind[:, None] == jnp.arange(self.n_kinds)[None, :]).astype(jnp.int32)  # (C, K)
         row = jnp.arange(MAX_ROUNDS) == r
         s = s._replace(lanterns=lanterns, round_points=jnp.where(row[:, None], pts[None, :], s.round_points),
-                       kind_held=s.kind_held + in_hand @ by_kind,
+                       kind_held=s.kind_held + (in_hand[:, :, None] * by_kind[None, :, :]).sum(1),  # not a dot: tiny under vmap
                        round_winner=jnp.where(row, winner, s.round_winner),
                        rewards=s.rewards + (gained - gained[::-1]).astype(jnp.float32))
         over = (lanterns.max() >= self.data.game.lanterns_to_win) | (s.round >= MAX_ROUNDS)
@@ -225,11 +234,15 @@ class ShadowTheaterJax:
         ended = s._replace(phase=jnp.int32(OVER), terminated=jnp.bool_(True))
         return jax.tree_util.tree_map(lambda a, b: jnp.where(over, a, b), ended, fresh)
 
-    def _end_turn(self, s: State) -> State:
-        """The round ends if a reserve type is exhausted (the turn being over), else the other plays."""
-        scored = self._score_round(s)
-        passed = s._replace(current=1 - s.current, phase=jnp.int32(TURN))
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(self._exhausted(s), a, b), scored, passed)
+    def _begin_turns(self, s: State) -> State:
+        """Both scrolls kept: the starting monkeys (and a scroll's start bonus), the starter plays."""
+        return self._starting_monkeys(s)._replace(current=s.starter, phase=jnp.int32(TURN))
+
+    def _rare(self, s: State, begins, scores) -> State:
+        """The costly parts of a step, needed by few games of a batch each step: the round's first
+        turn after the draft (``begins``) or the round's scoring and the next set-up (``scores``)."""
+        s = jax.tree_util.tree_map(lambda a, b: jnp.where(begins, a, b), self._begin_turns(s), s)
+        return jax.tree_util.tree_map(lambda a, b: jnp.where(scores, a, b), self._score_round(s), s)
 
     # ------------------------------------------------------------------ decisions
     def _keep_scroll(self, s: State, choice):
@@ -238,10 +251,8 @@ class ShadowTheaterJax:
         sid = s.deal_scrolls[s.round - 1, pos]
         s = s._replace(scroll=jnp.where(jnp.arange(2) == seat, sid, s.scroll),
                        scroll_rounds=s.scroll_rounds + _hot2(seat, sid, 2, self.n_scrolls))
-        both = s.scroll[1 - seat] >= 0
-        begun = self._starting_monkeys(s)._replace(current=s.starter, phase=jnp.int32(TURN))
-        waiting = s._replace(current=1 - seat)
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(both, a, b), begun, waiting), jnp.bool_(False)
+        both = s.scroll[1 - seat] >= 0                 # the turns begin (in _rare)
+        return s._replace(current=jnp.where(both, seat, 1 - seat).astype(jnp.int32)), jnp.bool_(False), both
 
     def _play_card(self, s: State, card):
         seat, other = s.current, 1 - s.current
@@ -257,7 +268,7 @@ class ShadowTheaterJax:
         s = s._replace(board=s.board - recalled * _hot(s.king, 3), supply=s.supply + recalled * _hot2(seat, 0, 2, 3))
         moves = effect == MOVE_KING
         return s._replace(phase=jnp.where(moves, KING_MOVE, s.phase).astype(jnp.int32),
-                          king_ends_turn=jnp.where(moves, False, s.king_ends_turn)), jnp.bool_(False)
+                          king_ends_turn=jnp.where(moves, False, s.king_ends_turn)), jnp.bool_(False), jnp.bool_(False)
 
     def _place(self, s: State, loc):
         seat = s.current
@@ -274,14 +285,14 @@ class ShadowTheaterJax:
         king_moves = (loc == 2) & bool(pe.garden.get("move_king", False)) & jnp.any(self._destinations(s))
         s = s._replace(phase=jnp.where(king_moves, KING_MOVE, s.phase).astype(jnp.int32),
                        king_ends_turn=jnp.where(king_moves, True, s.king_ends_turn))
-        return s, ~king_moves
+        return s, ~king_moves, jnp.bool_(False)
 
     def _move_king(self, s: State, loc):
-        return s._replace(king=loc.astype(jnp.int32), phase=jnp.int32(TURN)), s.king_ends_turn
+        return s._replace(king=loc.astype(jnp.int32), phase=jnp.int32(TURN)), s.king_ends_turn, jnp.bool_(False)
 
     def _collect(self, s: State, loc):
         s = s._replace(supply=s.supply + s.board[loc] * _hot2(s.current, 0, 2, 3), board=s.board * (1 - _hot(loc, 3)))
-        return s, jnp.bool_(True)
+        return s, jnp.bool_(True), jnp.bool_(False)
 
     def legal_action_mask(self, s: State) -> jnp.ndarray:
         """(29,) bool: the reference engine's legal_mask."""
@@ -299,30 +310,61 @@ class ShadowTheaterJax:
         return mask & ~s.terminated
 
     def step(self, s: State, action) -> State:
+        return self._rare(*self._act(s, action))
+
+    def _act(self, s: State, action):
+        """A step without its rare parts: (the state, whether the turns begin, whether the round is scored)."""
         action = jnp.asarray(action, jnp.int32)
         legal = self.legal_action_mask(s)[jnp.clip(action, 0, NUM_ACTIONS - 1)] & (action >= 0) & (action < NUM_ACTIONS)
         a = jnp.clip(action, 0, NUM_ACTIONS - 1)
         s0 = s._replace(rewards=jnp.zeros(2, jnp.float32))
-        kind = jnp.searchsorted(jnp.asarray([PLACE, COLLECT, KING, KEEP, PASS], jnp.int32), a, side="right")
+        # the action's kind: how many kind boundaries it has reached (searchsorted is a while loop)
+        kind = sum((a >= start).astype(jnp.int32) for start in (PLACE, COLLECT, KING, KEEP, PASS))
         branches = [
             lambda st: self._play_card(st, jnp.clip(a - PLAY, 0, N_CARDS - 1)),
             lambda st: self._place(st, jnp.clip(a - PLACE, 0, 2)),
             lambda st: self._collect(st, jnp.clip(a - COLLECT, 0, 2)),
             lambda st: self._move_king(st, jnp.clip(a - KING, 0, 2)),
             lambda st: self._keep_scroll(st, jnp.clip(a - KEEP, 0, 1)),
-            lambda st: (st, jnp.bool_(True)),                       # pass
+            lambda st: (st, jnp.bool_(True), jnp.bool_(False)),      # pass
         ]
-        # Each decision's own step (and whether it ends the turn); the turn's end once, after.
-        acted, ends = jax.lax.switch(kind, branches, s0)
-        finished = self._end_turn(acted)
-        played = jax.tree_util.tree_map(lambda a, b: jnp.where(ends, a, b), finished, acted)
+        # Each decision's own step, whether it ends the turn and whether the turns begin.
+        acted, ends, begins = jax.lax.switch(kind, branches, s0)
+        # The turn ends: the round ends if a reserve type is exhausted (scored in _rare), else the other plays.
+        scores = ends & self._exhausted(acted)
+        passed = acted._replace(current=1 - acted.current, phase=jnp.int32(TURN))
+        played = jax.tree_util.tree_map(lambda p, q: jnp.where(ends & ~scores, p, q), passed, acted)
         played = played._replace(decisions=s.decisions + 1)
         penalty = jnp.where(jnp.arange(2) == s.current, self.illegal_penalty, 0.0).astype(jnp.float32)
         refused = s0._replace(terminated=jnp.bool_(True), illegal=jnp.bool_(True), phase=jnp.int32(OVER),
                               rewards=penalty, decisions=s.decisions + 1)
         out = jax.tree_util.tree_map(lambda p, r: jnp.where(legal, p, r), played, refused)
         # a finished game does not change, with zero rewards
-        return jax.tree_util.tree_map(lambda o, old: jnp.where(s.terminated, old, o), out, s0)
+        out = jax.tree_util.tree_map(lambda o, old: jnp.where(s.terminated, old, o), out, s0)
+        live = legal & ~s.terminated
+        return out, begins & live, scores & live
+
+    def _batch_step(self, states: State, actions) -> State:
+        """vmap(step), with the rare parts computed only on the games that need them: up to
+        batch // RARE_FRACTION of a big batch gathered into a small one (all of them if more need it)."""
+        out, begins, scores = jax.vmap(self._act)(states, actions)
+        batch = begins.shape[0]
+        slots = max(batch // RARE_FRACTION, 1)
+        if batch < RARE_MIN_BATCH:
+            return jax.vmap(self._rare)(out, begins, scores)
+        rare = begins | scores
+        idx = jnp.nonzero(rare, size=slots, fill_value=batch)[0]
+        safe = jnp.minimum(idx, batch - 1)
+
+        def few(_):
+            sub = jax.tree_util.tree_map(lambda x: x[safe], out)
+            done = jax.vmap(self._rare)(sub, begins[safe] & (idx < batch), scores[safe] & (idx < batch))
+            return jax.tree_util.tree_map(lambda x, y: x.at[idx].set(y, mode="drop"), out, done)
+
+        def every(_):
+            return jax.vmap(self._rare)(out, begins, scores)
+
+        return jax.lax.cond(rare.sum() <= slots, few, every, None)
 
     # ------------------------------------------------------------------ observation and results
     def observe(self, s: State, player) -> dict:
