@@ -142,3 +142,11 @@ def test_balance_sections_from_a_results_table():
     assert titles[0].startswith("Seats") and any("Weapon-card kinds" in t for t in titles) and any("Scrolls" in t for t in titles)
     assert len(report["sections"][2]["rows"]) == 8 and len(report["sections"][3]["rows"]) == 10
     assert "seat 1 (first player)" in markdown(report)
+
+
+def test_balance_without_players_plays_the_duel(tmp_path):
+    # --players defaults to the game's own count (Monkey Palace's 2,4 would be refused by a duel).
+    assert main(["balance", "--game", "shadow_theater", "--agents", "random", "--games", "8", "--batch", "8",
+                 "--seed", "3", "--out", str(tmp_path), "--quiet"]) == 0
+    figures = json.loads((tmp_path / "figures.json").read_text())
+    assert figures["meta"]["games"] == 8 and figures["meta"]["players"] == [] and figures["sections"]

@@ -47,7 +47,8 @@ def _parse_maps(text: str) -> tuple[list[str], dict[str, str]]:
 def register(sub) -> None:
     p = sub.add_parser("balance", help="balance report: seats, maps, cards, boards, options, what-ifs",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--players", default="2,4", help="player counts, comma-separated (default 2,4)")
+    p.add_argument("--players", default=None,
+                   help="player counts, comma-separated (default: 2,4 for Monkey Palace; the game's own default otherwise)")
     p.add_argument("--maps", default="1,2,3,4", help="map numbers, and N=FILE edited maps for a what-if")
     p.add_argument("--agents", default="greedy",
                    help="the agent of every seat of the main games (first name); more names join the skill profile")
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         ds = dataset_from_db(args.db)
     else:
         try:
-            players = tuple(int(x) for x in args.players.split(","))
+            players = tuple(int(x) for x in (args.players or "2,4").split(","))
         except ValueError:
             raise SystemExit(f"--players: {args.players!r} is not a list of numbers")
         if not players or any(p not in (2, 3, 4) for p in players):
