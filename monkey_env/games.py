@@ -26,6 +26,7 @@ class GameSpec:
     test_settings: tuple = ()
     seed_test_settings: tuple = ()
     score_name: str = "points"  # what scores() counts, in the applications' reports
+    win_rule: str = "the winner has the most points"  # who wins, in the applications' reports
 
     def load(self, part: str):
         """Import one part (PARTS says what each is)."""
@@ -81,6 +82,7 @@ GAMES: dict[str, GameSpec] = {
                             dict(players=4, map=3, butterfly=True, frog=True, end_trigger="last_taken"),
                             dict(players=2, map=4, butterfly=True, frog=True, butterfly_rule="highest_of_colour")),
         score_name="Banana Points",
+        win_rule="the winner has the most Banana Points, a tie going to the Monkey trophy's holder",
     ),
     "shadow_theater": GameSpec(
         name="shadow_theater", title="The Shadow Theater", env_id="shadow_theater_v0", gym_id="ShadowTheater-v0",
@@ -102,6 +104,7 @@ GAMES: dict[str, GameSpec] = {
         test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
         seed_test_settings=(dict(reward_mode="terminal"),),
         score_name="Lanterns",
+        win_rule="the winner is the first to take 2 Lanterns (a game stopped after 12 rounds: the most Lanterns)",
     ),
 }
 
@@ -123,6 +126,7 @@ GAMES["forbidden_city"] = GameSpec(
         "balance": "monkey_env.apps.balance.forbidden_city:sections",
     },
     score_name="coins",
+    win_rule="the winner has the most coins",
     test_settings=tuple(dict(players=p, start_side=s) for p in (2, 3, 4) for s in ("beginner", "advanced")),
     seed_test_settings=(dict(players=2), dict(players=3, start_side="advanced"),
                         dict(players=4, ending="all_placed"), dict(players=2, start_side="advanced", ending="all_placed")),

@@ -83,6 +83,8 @@ def test_evaluate_another_game_with_seats_rotated():
                       agents={"ref-random": ReferenceOnlyRandom(1), "greedy-ref": _ActOnly(make_agent("greedy", 0, game="shadow_theater"))})
     assert report["engine"] == "reference" and report["seat_games"] == {"ref-random": 8, "greedy-ref": 8}
     assert report["win_rate"]["greedy-ref"] >= 0.75 and "The Shadow Theater" in format_table(report)
+    # The game's own win rule, not Monkey Palace's Banana Points.
+    assert "2 Lanterns" in report["shared_win"] and "Banana" not in report["shared_win"]
 
 
 class _ActOnly:

@@ -22,7 +22,7 @@ import numpy as np
 from monkey_env.agents.registry import make_agent, split_agent_names
 from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.apps.balance.stats import mean_ci, wilson
-from monkey_env.apps.results_table import SHARED_WIN, GameResults, TimedAgent, play_games
+from monkey_env.apps.results_table import GameResults, TimedAgent, play_games, shared_win_rule
 from monkey_env.monkey_palace.options import GameOptions
 
 
@@ -88,7 +88,7 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
         "ci95": {n: [win_rate[n].lo, win_rate[n].hi] for n in names},
         "mean_bananas": {n: mean[n].value for n in names},
         "mean_bananas_ci95": {n: [mean[n].lo, mean[n].hi] for n in names},
-        "seat_games": seats_played, "engine": "jax" if batched else "reference", "shared_win": SHARED_WIN,
+        "seat_games": seats_played, "engine": "jax" if batched else "reference", "shared_win": shared_win_rule(game),
         "versions": {n: getattr(agents[n], "version", None) for n in names},
         "game": game, "score_name": game_spec(game).score_name,
         # wall seconds per decision of each agent, batched as played, after its first call

@@ -32,6 +32,12 @@ from monkey_env.monkey_palace.options import GameOptions
 
 SHARED_WIN = ("the winner has the most Banana Points, a tie going to the Monkey trophy's holder; "
               "a win still shared by k seats counts 1/k to each")
+
+
+def shared_win_rule(game: str = "monkey_palace") -> str:
+    """How a game's reports count wins (SHARED_WIN is Monkey Palace's)."""
+    from monkey_env.games import game_spec
+    return f"{game_spec(game).win_rule}; a win still shared by k seats counts 1/k to each"
 RULE_FIELDS = ("butterfly", "frog", "monkey_move", "butterfly_rule", "end_trigger")
 
 
@@ -311,4 +317,4 @@ def _play_reference(agents, options, seeds, names, data, on_game, progress) -> G
                        duration=np.asarray([d for _, _, d in rows], float), monkey_holder=monkey)
 
 
-__all__ = ["GameResults", "SHARED_WIN", "TimedAgent", "play_games", "shares_from_places", "options_hash"]
+__all__ = ["GameResults", "SHARED_WIN", "shared_win_rule", "TimedAgent", "play_games", "shares_from_places", "options_hash"]
