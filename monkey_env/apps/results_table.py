@@ -38,6 +38,8 @@ def shared_win_rule(game: str = "monkey_palace") -> str:
     """How a game's reports count wins (SHARED_WIN is Monkey Palace's)."""
     from monkey_env.games import game_spec
     return f"{game_spec(game).win_rule}; a win still shared by k seats counts 1/k to each"
+
+
 RULE_FIELDS = ("butterfly", "frog", "monkey_move", "butterfly_rule", "end_trigger")
 
 
