@@ -238,3 +238,12 @@ def test_a_time_limit_stops_before_new_work_and_the_next_run_continues(tmp_path)
     assert added == 0 and db.games(tour.id) == []
     _, added = run_tournament(db, plan, workers=1, progress=False, time_limit=3600)
     assert added == 4
+
+
+def test_another_games_report_names_its_own_win_rule(tmp_path):
+    db = Results(tmp_path / "st.sqlite")
+    plan = plan_tournament(["random", RANDOM2], 2, "-", {}, 2, 0, "reference", game="shadow_theater")
+    tour, added = run_tournament(db, plan, workers=1, progress=False)
+    report = build_report(db, tour.id)
+    assert added == 2 and report["games_recorded"] == 2
+    assert "2 Lanterns" in report["shared_win"] and "Banana" not in report["shared_win"]
