@@ -35,6 +35,18 @@ several decisions of one turn; one opponent's turn followed by another's) and -1
 side changes; 0 at the end of the game. tests/test_mcts.py checks it on a hand-made 3-player
 tree.
 
+**Or: the other seats played by the prior** (``opponents=policy``). The tree then holds the
+searching seat's decisions only: after each of its actions that hands the turn on, the other
+seats' decisions are played by the prior's best legal action (the opponent model: the PPO
+policy's argmax by default) until the searching seat is to move again or the game ends, all in
+one edge (:func:`play_opponents`). Every node is then the searching seat's, so its value is the
+network's own value of that seat, with no conversion, the discount is +1 (0 at the end), and an
+edge's reward is the change of u over the searching seat's action and the other seats'
+decisions after it (:func:`policy_backup_terms`). With 4 players this replaces the paranoid
+reading by "the others play as the policy does", the usual opponent model of multi-player
+search; the price is that every simulation that ends a turn plays the other seats' turns (the
+batch waits for its longest), several network calls each.
+
 **Prior and value, pluggable.** ``prior_value(states) -> (logits (B, 2438) float32, value (B,)
 float32)``, jittable: the value is the predicted future zero-sum Banana Points of the seat to
 move (its points from now to the end minus the mean of the other seats', plus the win bonus in
@@ -74,6 +86,10 @@ MASKED_LOGIT = float(np.finfo(np.float32).min)
 
 
 PRIORS = ("ppo", "greedy")
+OPPONENTS = ("tree", "policy")
+# The most decisions of other seats one edge of an ``opponents=policy`` tree plays (three whole
+# turns of 4 players stay far below it; it only bounds the loop).
+MAX_OPPONENT_DECISIONS = 96
 
 
 def _show(value) -> str:
@@ -90,6 +106,9 @@ class MCTSSettings:
     temp: float = 0.0           # 0: the search's choice; > 0: draw from its improved policy ** (1 / temp)
     gumbel: float = 0.0         # scale of the root's Gumbel noise (mctx's gumbel_scale; 0: none, for play)
     prior: str = "ppo"          # prior and value: "ppo" (the shipped checkpoint) or "greedy" (no network)
+    opponents: str = "tree"     # "tree": the other seats' decisions are searched too (paranoid);
+    #                             "policy": they are played by the prior's best action, and the tree
+    #                             holds the searching seat's decisions only (see the module docstring)
     width: int = 32             # candidate actions kept per node (the best by prior)
     considered: int = 16        # actions Gumbel's sequential halving considers at the root
     chunk: int = 32             # games searched together (the compiled batch is chunk * det)
@@ -133,6 +152,8 @@ class MCTSSettings:
             raise ValueError(f"mcts settings: depth, temp and gumbel must be >= 0 ({self})")
         if self.prior not in PRIORS:
             raise ValueError(f"mcts setting prior={self.prior!r}: expected one of {', '.join(PRIORS)}")
+        if self.opponents not in OPPONENTS:
+            raise ValueError(f"mcts setting opponents={self.opponents!r}: expected one of {', '.join(OPPONENTS)}")
 
     def spec(self) -> str:
         """The agent's name: ``mcts`` plus the settings that differ from the defaults."""
@@ -180,6 +201,49 @@ def backup_terms(mover, next_mover, rewards, terminated, mover_value, root_seat,
     # for -u as v * (players - 1) (exact with 2 players; with more, as if the others were alike).
     value = jnp.where(next_mover == root_seat, mover_value, mover_value * (players - 1))
     return reward.astype(jnp.float32), discount.astype(jnp.float32), jnp.where(terminated, 0.0, value).astype(jnp.float32)
+
+
+def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limit: int = MAX_OPPONENT_DECISIONS):
+    """Play the other seats' decisions by the prior's best legal action until the searching seat
+    is to move again or the game ends (the ``opponents=policy`` model). states: (B,) after the
+    searching seat's action, with its prior (logits, value). Returns (states, logits, value,
+    points (B, 4) each seat's Banana Points gained on the way, decisions (B,) int32 played)."""
+    import jax
+    import jax.numpy as jnp
+
+    def waiting(carry):
+        st, _, _, _, n = carry
+        return ~st.terminated & (st.current != root_seat) & (n < limit)
+
+    def body(carry):
+        st, lg, v, points, n = carry
+        active = waiting(carry)
+        masks = jax_game.batch_legal_mask(st)
+        nxt = jax_game.batch_step(st, jnp.argmax(jnp.where(masks, lg, -jnp.inf), -1).astype(jnp.int32))
+        nlg, nv = prior_value(nxt)
+        keep = lambda new, old: jnp.where(active.reshape(active.shape + (1,) * (new.ndim - 1)), new, old)  # noqa: E731
+        st = jax.tree_util.tree_map(keep, nxt, st)
+        return (st, keep(nlg, lg), keep(nv, v), points + jnp.where(active[:, None], nxt.rewards, 0.0),
+                n + active.astype(jnp.int32))
+
+    carry = (states, logits, value, jnp.zeros_like(states.rewards), jnp.zeros(root_seat.shape, jnp.int32))
+    return jax.lax.while_loop(lambda c: waiting(c).any(), body, carry)
+
+
+def policy_backup_terms(rewards, points, terminated, next_mover, mover_value, root_seat, players, shares=None,
+                        win_points: float = 0.0):
+    """One edge of an ``opponents=policy`` tree, all from the searching seat's view: (reward,
+    discount, node value). rewards: (B, 4) the searching seat's step; points: (B, 4) the other
+    seats' decisions after it (play_opponents); the node's mover is the searching seat (its
+    value as prior_value gives it) unless the loop's limit stopped it first."""
+    import jax.numpy as jnp
+    utility = root_utility(rewards + points, root_seat, players)
+    if shares is not None:
+        mine = jnp.take_along_axis(shares, root_seat[:, None], axis=1)[:, 0]
+        utility = utility + jnp.where(terminated, win_points * (mine - 1.0 / players), 0.0)
+    value = jnp.where(next_mover == root_seat, mover_value, -mover_value * (players - 1))
+    discount = jnp.where(terminated, 0.0, 1.0)
+    return utility.astype(jnp.float32), discount.astype(jnp.float32), jnp.where(terminated, 0.0, value).astype(jnp.float32)
 
 
 def win_shares(jax_game, states):
@@ -331,12 +395,19 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable):
         real = jnp.take_along_axis(node["candidates"], action[:, None], 1)[:, 0]
         after = jg.batch_step(before, real)
         logits, value = prior_value(after)
+        if settings.opponents == "policy":
+            stepped = after.rewards
+            after, logits, value, points, _ = play_opponents(jg, prior_value, after, logits, value, node["root_seat"])
         masks = jg.batch_legal_mask(after)
         cand, prior, _ = candidates_of(logits, masks)
         shares = win_shares(jg, after) if settings.win_points else None
-        reward, discount, value = backup_terms(before.current, after.current, after.rewards, after.terminated,
-                                               value, node["root_seat"], after.players, shares,
-                                               settings.win_points)
+        if settings.opponents == "policy":
+            reward, discount, value = policy_backup_terms(stepped, points, after.terminated, after.current, value,
+                                                          node["root_seat"], after.players, shares, settings.win_points)
+        else:
+            reward, discount, value = backup_terms(before.current, after.current, after.rewards, after.terminated,
+                                                   value, node["root_seat"], after.players, shares,
+                                                   settings.win_points)
         out = mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=prior, value=value)
         return out, _node(after, cand, node["root_seat"])
 

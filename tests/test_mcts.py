@@ -13,10 +13,12 @@ import mctx
 import numpy as np
 import pytest
 from dataclasses import replace
+from typing import NamedTuple
 
 from monkey_env.agents.greedy import GreedyAgent
 from monkey_env.agents.mcts import (
-    MASKED_LOGIT, MCTSAgent, MCTSSettings, backup_terms, greedy_prior_value, redraw_hidden_piles, root_utility,
+    MASKED_LOGIT, MCTSAgent, MCTSSettings, backup_terms, greedy_prior_value, play_opponents, policy_backup_terms,
+    redraw_hidden_piles, root_utility,
 )
 from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.agents.registry import make_agent, split_agent_names
@@ -151,6 +153,79 @@ def test_the_win_bonus_at_the_end_and_another_seats_value_with_three_players():
     np.testing.assert_allclose(value, [0.0, 0.0, -3.0])        # the node's -u: -(r - a) with a - r = 2 x -1.5
 
 
+class ToyState(NamedTuple):
+    node: jnp.ndarray         # (B,) int32 node of the hand-made tree
+    current: jnp.ndarray      # (B,) int32 seat to move
+    terminated: jnp.ndarray   # (B,) bool
+    rewards: jnp.ndarray      # (B, 4) float32 each seat's points on the last edge
+
+
+class ToyGame:
+    """The hand-made tree as an engine (batch_step, batch_legal_mask), for play_opponents."""
+
+    def __init__(self):
+        self.child, self.legal, self.points, self.seat = toy_model()
+
+    def state(self, node, rewards=(0, 0, 0, 0)):
+        node = jnp.asarray([node], jnp.int32)
+        return ToyState(node, self.seat[node], node == END, jnp.asarray([rewards], jnp.float32))
+
+    def batch_legal_mask(self, st):
+        return self.legal[st.node]
+
+    def batch_step(self, st, action):
+        nxt = self.child[st.node, action]
+        return ToyState(nxt, self.seat[nxt], nxt == END, self.points[st.node, action])
+
+
+def toy_prior(toy, preferred: int):
+    """Logits that prefer action ``preferred`` wherever it is legal; value 0."""
+    def prior_value(st):
+        logits = jnp.where(toy.legal[st.node], jnp.where(jnp.arange(2) == preferred, 1.0, 0.0), MASKED_LOGIT)
+        return logits, jnp.zeros(st.node.shape)
+    return prior_value
+
+
+def test_the_other_seats_play_the_priors_best_action_until_the_searching_seat_moves():
+    toy = ToyGame()
+    prior = toy_prior(toy, 0)
+    start = toy.state(2)                     # seat 0 took a1: seat 1 to move, then seat 2
+    st, logits, value, points, played = play_opponents(toy, prior, start, *prior(start), jnp.asarray([0]))
+    assert int(played[0]) == 2 and bool(st.terminated[0])           # n2 a0 -> n4 a0 -> the end
+    np.testing.assert_allclose(points[0], [4.0, 2.0, 0, 0])         # seat 1's +2, seat 0's +4 at n4's a0
+    mine = toy.state(1)                      # seat 0 still to move: nothing is played
+    _, _, _, points, played = play_opponents(toy, prior, mine, *prior(mine), jnp.asarray([0]))
+    assert int(played[0]) == 0 and not np.asarray(points).any()
+
+
+def test_the_policy_opponents_tree_values_the_searching_seats_choices_by_the_models_replies():
+    """The tree of the paranoid test with the others playing the prior's favourite (a0 where
+    legal): a0 leads to n3, where seat 1 takes a0 (+6: u = 3 - 3 = 0); a1 to n2, n4, where seat 2
+    takes a0 and seat 0 gets +4 (u = -1 + 4 = 3). So seat 0 now takes a1 (paranoid: a0)."""
+    toy = ToyGame()
+    prior = toy_prior(toy, 0)
+    players, root_seat = jnp.asarray([3]), jnp.asarray([0])
+
+    def recurrent_fn(params, key, action, node):
+        before = ToyState(node, toy.seat[node], node == END, jnp.zeros((1, 4)))
+        after = toy.batch_step(before, action)
+        stepped = after.rewards                  # seat 0's own edge
+        after, logits, value, points, _ = play_opponents(toy, prior, after, *prior(after), root_seat)
+        reward, discount, value = policy_backup_terms(stepped, points, after.terminated, after.current, value,
+                                                      root_seat, players)
+        return mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=logits, value=value), after.node
+
+    root = mctx.RootFnOutput(prior_logits=jnp.zeros((1, 2)), value=jnp.zeros(1), embedding=jnp.zeros(1, jnp.int32))
+    out = mctx.gumbel_muzero_policy((), jax.random.PRNGKey(0), root, recurrent_fn, num_simulations=32,
+                                    invalid_actions=~toy.legal[:1])
+    q = np.asarray(out.search_tree.qvalues(jnp.asarray([0]))[0])
+    np.testing.assert_allclose(q, [0.0, 3.0])    # exact: the opponents' replies are deterministic
+    assert int(out.action[0]) == 1
+    # Every node of the tree is seat 0's: the discounts are +1 (0 into the end).
+    disc = np.asarray(out.search_tree.children_discounts[0])
+    assert set(np.unique(disc).tolist()) <= {0.0, 1.0}
+
+
 # ===================================================================== settings and names
 def test_settings_on_the_agent_name():
     a = make_agent("mcts:sims=64,det=2,depth=8,temp=0", seed=1)
@@ -162,7 +237,9 @@ def test_settings_on_the_agent_name():
     b = make_agent("mcts:prior=greedy,gumbel=1")
     assert (b.settings.prior, b.settings.gumbel) == ("greedy", 1.0)
     assert MCTSSettings(prior="greedy", gumbel=1.0).spec() == "mcts:gumbel=1,prior=greedy"
-    for bad in ("mcts:sims", "mcts:speed=3", "mcts:sims=0", "mcts:sims=fast", "mcts:prior=oracle", "mcts:gumbel=-1"):
+    assert make_agent("mcts:opponents=policy").settings.opponents == "policy"
+    for bad in ("mcts:sims", "mcts:speed=3", "mcts:sims=0", "mcts:sims=fast", "mcts:prior=oracle", "mcts:gumbel=-1",
+                "mcts:opponents=oracle"):
         with pytest.raises(ValueError):
             make_agent(bad)
 
