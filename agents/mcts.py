@@ -100,7 +100,7 @@ def _show(value) -> str:
 class MCTSSettings:
     """What ``mcts:key=value,...`` sets (the defaults fit one second per decision, batched, on a 2-core CPU)."""
 
-    sims: int = 8               # simulations per decision (per determinization)
+    sims: int = 32              # simulations per decision (per determinization)
     det: int = 1                # determinizations: redraws of the hidden pile order, results combined
     depth: int = 0              # maximum tree depth, 0 = no limit beyond the simulations
     temp: float = 0.0           # 0: the search's choice; > 0: draw from its improved policy ** (1 / temp)
