@@ -15,7 +15,7 @@ for each placement (at most MAX_LOOKED legal ones, in table order; the others an
 not its door links'). Rooms the placement closes are left out: greedy's values count them. The
 JAX PPO of Forbidden City takes the potential as a per-action input (``majority_inputs: 1``,
 agents/game_networks.py CityNet); as a hand-made rule, greedy's value plus half the potential won
-98% of 400 games against greedy (docs/games/forbidden_city.md).
+0.970 of 400 games against greedy (experiments/forbidden_city_majority_rule.py, docs/games/forbidden_city.md).
 """
 
 from __future__ import annotations
