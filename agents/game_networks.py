@@ -39,6 +39,7 @@ class FlatInputs(NamedTuple):
     vector: jnp.ndarray        # (V,) float32 the observation's vector
     values: jnp.ndarray        # (A,) float32 greedy's one-turn value of every action (0 where not computed)
     mask: jnp.ndarray          # (A,) bool legal actions
+    majority: jnp.ndarray | None = None   # (A,) float32 Forbidden City's majority potential of every action, None if unused
 
 
 def greedy_features(values, mask, scale: float) -> jnp.ndarray:
@@ -89,6 +90,10 @@ class CityNet(nn.Module):
     hidden: int = 128              # global features (value, set aside)
     blocks: int = 2                # residual 3×3 convolutions after the first
     greedy_inputs: int = 0         # 1: greedy's values are per-action inputs
+    majority_inputs: int = 0       # 1: the majority potential (agents/forbidden_city_majority.py) is one more
+    majority_prior: float = 0.0    # its logit weight before training
+    majority_gain: int = 1         # the weight is learned in units of 1/gain (Adam moves a weight about the
+                                   # learning rate a step, whatever its scale: a gain of 10 learns it 10x faster)
     value_scale: float = 1.0       # coins per feature unit
 
     @nn.compact
@@ -110,5 +115,9 @@ class CityNet(nn.Module):
         logits = jnp.concatenate([cell_logits.reshape(batch, -1), aside], -1)
         assert logits.shape[-1] == self.n_actions, (logits.shape, self.n_actions)
         logits = _with_greedy(self, logits, c, bool(self.greedy_inputs), self.value_scale, [1.0, 1.0])
+        if self.majority_inputs:   # a coin of majority margin per open side is worth `majority_weight` logits
+            gain = float(self.majority_gain)
+            weight = self.param("majority_weight", lambda key: jnp.asarray(self.majority_prior / gain, jnp.float32))
+            logits = logits + jnp.where(c.mask, c.majority, 0.0) * (gain * weight)
         value = nn.Dense(1, name="value_out")(nn.relu(nn.Dense(self.hidden, name="value_hidden")(g)))[:, 0]
         return logits, value

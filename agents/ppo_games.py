@@ -21,7 +21,8 @@ a batched greedy trains through the same machinery by adding a class here.
   they stand (the shaping: a round's points change each step, a Lantern at the round's end).
 - **Forbidden City**: a convolutional net (game_networks.CityNet) over the 17×17 cells with a
   per-cell × rotation head; greedy's values as inputs only if ``greedy_inputs: 1`` (they cost a
-  lay and a scoring for each of 96 candidate placements); coins.
+  lay and a scoring for each of 96 candidate placements), the majority potential of every
+  placement (agents/forbidden_city_majority.py) if ``majority_inputs: 1``; coins.
 """
 
 from __future__ import annotations
@@ -231,12 +232,14 @@ class ShadowTheaterPolicy(FlatPolicyGame):
 
 class ForbiddenCityPolicy(FlatPolicyGame):
     name, seats = "forbidden_city", 4
-    network_defaults = {"width": 32, "hidden": 128, "blocks": 2, "greedy_inputs": 0}
+    network_defaults = {"width": 32, "hidden": 128, "blocks": 2, "greedy_inputs": 0, "majority_inputs": 0}
 
     def __init__(self, engine):
         from monkey_env.agents.forbidden_city_greedy import action_values
+        from monkey_env.agents.forbidden_city_majority import majority_potential
         super().__init__(engine)
         self._one_values = action_values(engine)
+        self._one_potential = majority_potential(engine)
 
     def build_network(self, network: dict):
         from monkey_env.agents.game_networks import CityNet
@@ -245,6 +248,17 @@ class ForbiddenCityPolicy(FlatPolicyGame):
 
     def _values(self, states, masks):
         return jax.vmap(self._one_values)(states, masks)
+
+    def inputs(self, states, masks, need):
+        """observe's planes and vector, greedy's values (``greedy_inputs: 1``) and the majority
+        potential (``majority_inputs: 1``; for the rows that ``need`` exact inputs, 0 elsewhere)."""
+        inputs, values = super().inputs(states, masks, need)
+        network = getattr(self, "network", self.network_defaults)
+        if network.get("majority_inputs", 0):
+            potential = jax.lax.cond(need.any(), lambda _: jax.vmap(self._one_potential)(states, masks & need[:, None]),
+                                     lambda _: jnp.zeros(masks.shape, jnp.float32), None)
+            inputs = inputs._replace(majority=potential)
+        return inputs, values
 
     def _choose(self, values, mask, key):
         from monkey_env.agents.forbidden_city_greedy import greedy_from_values

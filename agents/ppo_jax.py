@@ -76,7 +76,7 @@ def load_checkpoint(path, jax_game, game: str = DEFAULT_GAME):
     trained_on = meta.get("game", DEFAULT_GAME)
     if trained_on != game:
         raise CheckpointError(f"{path}: a checkpoint of {trained_on}, not of {game}")
-    network = {k: int(v) for k, v in raw["network"].items()}
+    network = {k: (float(v) if isinstance(v, float) else int(v)) for k, v in raw["network"].items()}
     try:
         template = init_params(jax_game, network, game=game)
     except TypeError as e:

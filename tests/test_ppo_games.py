@@ -18,7 +18,7 @@ from monkey_env.apps.train import load_config
 from monkey_env.monkey_palace.config import ConfigError
 
 NETWORKS = {"shadow_theater": dict(hidden=8, greedy_inputs=0),
-            "forbidden_city": dict(width=4, hidden=8, blocks=1, greedy_inputs=0)}
+            "forbidden_city": dict(width=4, hidden=8, blocks=1, greedy_inputs=0, majority_inputs=1)}
 
 
 def tiny(game: str) -> JaxTrainConfig:
