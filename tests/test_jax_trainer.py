@@ -14,6 +14,7 @@ from monkey_env.apps.jax_trainer import JaxTrainConfig, make_train, per_seat_adv
 from monkey_env.apps.train import load_config
 from monkey_env.monkey_palace.config import ConfigError
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from tiny_training import two_iterations
 
 TINY = dict(ppo=dict(num_envs=8, num_steps=6, num_minibatches=2, num_epochs=1),
             network=dict(width=4, hidden=8, stud_features=4),
@@ -123,12 +124,7 @@ def trained(jg, tmp_path_factory):
     """A tiny run: two compiled iterations, then a short run of the loop, resumed once."""
     cfg = JaxTrainConfig.model_validate(TINY)
     trainer = make_train(cfg, jg)
-    runner = trainer.init(jax.random.PRNGKey(0))
-    before = runner.params
-    metrics = []
-    for i in range(2):
-        runner, m = trainer.iteration(runner, trainer.new_games(jax.random.PRNGKey(10 + i)))
-        metrics.append({k: float(v) for k, v in m.items()})
+    before, runner, metrics = two_iterations(trainer)
     return cfg, trainer, before, runner, metrics
 
 

@@ -16,6 +16,7 @@ from monkey_env.agents.ppo_jax import JAX_PPO_GAMES, CheckpointError, JaxPPOAgen
 from monkey_env.apps.jax_trainer import JaxTrainConfig, make_train
 from monkey_env.apps.train import load_config
 from monkey_env.monkey_palace.config import ConfigError
+from tiny_training import two_iterations
 
 NETWORKS = {"shadow_theater": dict(hidden=8, greedy_inputs=0),
             "forbidden_city": dict(width=4, hidden=8, blocks=1, greedy_inputs=0, majority_inputs=1)}
@@ -31,12 +32,7 @@ def tiny(game: str) -> JaxTrainConfig:
 def trained(request):
     cfg = tiny(request.param)
     trainer = make_train(cfg)
-    runner = trainer.init(jax.random.PRNGKey(0))
-    before = runner.params
-    metrics = []
-    for i in range(2):
-        runner, m = trainer.iteration(runner, trainer.new_games(jax.random.PRNGKey(10 + i)))
-        metrics.append({k: float(v) for k, v in m.items()})
+    before, runner, metrics = two_iterations(trainer)
     return cfg, trainer, before, runner, metrics
 
 
