@@ -9,6 +9,7 @@ from monkey_env.apps.arena.ratings import agent_stats, openskill_ratings, seat_s
 from monkey_env.apps.arena.results import Results
 from monkey_env.apps.arena.schedule import Schedule
 from monkey_env.apps.results_table import SHARED_WIN, shared_win_rule
+from monkey_env.games import DEFAULT_GAME
 
 
 def _where_and_score(t: dict) -> tuple[str, str]:
@@ -43,7 +44,7 @@ def build_report(db: Results, tournament_id: int | None = None) -> dict:
         "rounds_mean": sum(rounds) / len(rounds) if rounds else None,
         "end_triggers": dict(Counter(g["end_trigger"] for g in games)),
         "seconds_played": sum(g["duration"] for g in games),
-        "shared_win": shared_win_rule(cfg.get("game", "monkey_palace")) + " (pairwise: a shared place counts half)",
+        "shared_win": shared_win_rule(cfg.get("game", DEFAULT_GAME)) + " (pairwise: a shared place counts half)",
     }
 
 
