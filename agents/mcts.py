@@ -61,6 +61,14 @@ as the prior, and as value what the mover still gets this turn by greedy's estim
 ``turn_points`` (one turn's expected points) for each seat still to play in the round, so that
 every node's value counts the same horizon, the end of the round.
 
+**Calibrated values** (``value=fitted``). The network's value v is its mover's; reading it as
+the searching seat's u is a model too. ``raw`` takes u = v at the searching seat's nodes and
+u = -v x (players - 1) at the others' (above). ``fitted`` takes E[u | v], a straight line per
+player count and node kind measured on games (agents/value_calibration.py,
+experiments/value_calibration.py): with 4 players another seat's value barely predicts the
+searching seat's future, so its line is nearly flat, and the shipped value's slope at its own
+nodes is about 0.6 (it overstates differences, so the exact rewards on the edges weigh more).
+
 **No noise by default.** ``gumbel`` scales the root's Gumbel noise (mctx's ``gumbel_scale``);
 it is 0 by default, mctx's advice for evaluation: the search is then deterministic for a given
 state and redraw, and sequential halving considers the best ``considered`` actions by prior.
@@ -78,6 +86,7 @@ from typing import Callable
 
 import numpy as np
 
+from monkey_env.agents.value_calibration import RAW, ValueCalibration, calibration_path
 from monkey_env.monkey_palace.actions import N_PILES, Phase
 
 NAME = "mcts"
@@ -87,6 +96,7 @@ MASKED_LOGIT = float(np.finfo(np.float32).min)
 
 PRIORS = ("ppo", "greedy")
 OPPONENTS = ("tree", "policy")
+VALUES = ("raw", "fitted")
 # The most decisions of other seats one edge of an ``opponents=policy`` tree plays (three whole
 # turns of 4 players stay far below it; it only bounds the loop).
 MAX_OPPONENT_DECISIONS = 96
@@ -109,6 +119,8 @@ class MCTSSettings:
     opponents: str = "tree"     # "tree": the other seats' decisions are searched too (paranoid);
     #                             "policy": they are played by the prior's best action, and the tree
     #                             holds the searching seat's decisions only (see the module docstring)
+    value: str = "raw"          # "raw": the network's value as it is; "fitted": E[u | value] measured
+    #                             on games (ValueCalibration, experiments/value_calibration.py)
     width: int = 32             # candidate actions kept per node (the best by prior)
     considered: int = 16        # actions Gumbel's sequential halving considers at the root
     chunk: int = 32             # games searched together (the compiled batch is chunk * det)
@@ -154,6 +166,10 @@ class MCTSSettings:
             raise ValueError(f"mcts setting prior={self.prior!r}: expected one of {', '.join(PRIORS)}")
         if self.opponents not in OPPONENTS:
             raise ValueError(f"mcts setting opponents={self.opponents!r}: expected one of {', '.join(OPPONENTS)}")
+        if self.value not in VALUES:
+            raise ValueError(f"mcts setting value={self.value!r}: expected one of {', '.join(VALUES)}")
+        if self.value == "fitted" and self.prior != "ppo":
+            raise ValueError("mcts setting value=fitted: the calibration is the PPO value's (prior=ppo)")
 
     def spec(self) -> str:
         """The agent's name: ``mcts`` plus the settings that differ from the defaults."""
@@ -181,14 +197,15 @@ def root_utility(points, root_seat, players):
 
 
 def backup_terms(mover, next_mover, rewards, terminated, mover_value, root_seat, players, shares=None,
-                 win_points: float = 0.0):
+                 win_points: float = 0.0, calibration: ValueCalibration = RAW):
     """What mctx needs for one edge: (reward, discount, node value), all (B,) float32.
 
     mover: seat that acted; next_mover: seat to move at the new node; rewards: (B, 4) each
     seat's points gained on the edge; mover_value: the new node's value from its mover's view
     (future zero-sum points, as prior_value gives); shares: (B, 4) each seat's share of the win
     where the edge ends the game (the root seat's share - 1 / players, times ``win_points``, is
-    added to the utility there, as the PPO's reward adds its win bonus)."""
+    added to the utility there, as the PPO's reward adds its win bonus); calibration: how a
+    value is read as u (RAW: u = v for the searching seat, u = -(players - 1) v for another)."""
     import jax.numpy as jnp
     s_from, s_to = side(mover, root_seat), side(next_mover, root_seat)
     utility = root_utility(rewards, root_seat, players)
@@ -197,9 +214,11 @@ def backup_terms(mover, next_mover, rewards, terminated, mover_value, root_seat,
         utility = utility + jnp.where(terminated, win_points * (mine - 1.0 / players), 0.0)
     reward = s_from * utility
     discount = jnp.where(terminated, 0.0, s_from * s_to)
-    # The seats' utilities sum to zero, so the other seats' share -u: one of them, v, stands
+    # Raw: the seats' utilities sum to zero, so the other seats share -u: one of them, v, stands
     # for -u as v * (players - 1) (exact with 2 players; with more, as if the others were alike).
-    value = jnp.where(next_mover == root_seat, mover_value, mover_value * (players - 1))
+    # A node where another seat moves holds -u.
+    value = jnp.where(next_mover == root_seat, calibration.own(mover_value, players),
+                      -calibration.other(mover_value, players))
     return reward.astype(jnp.float32), discount.astype(jnp.float32), jnp.where(terminated, 0.0, value).astype(jnp.float32)
 
 
@@ -231,7 +250,7 @@ def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limi
 
 
 def policy_backup_terms(rewards, points, terminated, next_mover, mover_value, root_seat, players, shares=None,
-                        win_points: float = 0.0):
+                        win_points: float = 0.0, calibration: ValueCalibration = RAW):
     """One edge of an ``opponents=policy`` tree, all from the searching seat's view: (reward,
     discount, node value). rewards: (B, 4) the searching seat's step; points: (B, 4) the other
     seats' decisions after it (play_opponents); the node's mover is the searching seat (its
@@ -241,7 +260,8 @@ def policy_backup_terms(rewards, points, terminated, next_mover, mover_value, ro
     if shares is not None:
         mine = jnp.take_along_axis(shares, root_seat[:, None], axis=1)[:, 0]
         utility = utility + jnp.where(terminated, win_points * (mine - 1.0 / players), 0.0)
-    value = jnp.where(next_mover == root_seat, mover_value, -mover_value * (players - 1))
+    value = jnp.where(next_mover == root_seat, calibration.own(mover_value, players),
+                      calibration.other(mover_value, players))
     discount = jnp.where(terminated, 0.0, 1.0)
     return utility.astype(jnp.float32), discount.astype(jnp.float32), jnp.where(terminated, 0.0, value).astype(jnp.float32)
 
@@ -370,12 +390,13 @@ def visit_table(considered: int, sims: int, nodes: int) -> np.ndarray:
     return table
 
 
-def build_search(jax_game, settings: MCTSSettings, prior_value: Callable):
+def build_search(jax_game, settings: MCTSSettings, prior_value: Callable, calibration: ValueCalibration = RAW):
     """The jit-compiled search of a chunk of games: (states, masks, keys, root logits, root
     value) -> (actions (C,) int32, root visit counts (C, width), candidates (C, width)). The
     root's prior and value (``prior_value(states)``, public information only, shared by the
     redraws) come in computed by their own program: it compiles once for every setting, and the
-    search program, already the slowest to compile, does not hold a second copy of it."""
+    search program, already the slowest to compile, does not hold a second copy of it.
+    calibration: how the values are read as the searching seat's u (agents/value_calibration.py)."""
     import jax
     import jax.numpy as jnp
     import mctx
@@ -403,11 +424,12 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable):
         shares = win_shares(jg, after) if settings.win_points else None
         if settings.opponents == "policy":
             reward, discount, value = policy_backup_terms(stepped, points, after.terminated, after.current, value,
-                                                          node["root_seat"], after.players, shares, settings.win_points)
+                                                          node["root_seat"], after.players, shares, settings.win_points,
+                                                          calibration)
         else:
             reward, discount, value = backup_terms(before.current, after.current, after.rewards, after.terminated,
                                                    value, node["root_seat"], after.players, shares,
-                                                   settings.win_points)
+                                                   settings.win_points, calibration)
         out = mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=prior, value=value)
         return out, _node(after, cand, node["root_seat"])
 
@@ -436,7 +458,7 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable):
         det_keys = jax.vmap(lambda k: jax.random.split(jax.random.fold_in(k, 1), D))(keys).reshape(C * D, -1)
         roots = jax.vmap(redraw_hidden_piles)(jax.tree_util.tree_map(rep, states), det_keys)
         gumbel = settings.gumbel * jax.vmap(lambda k: jax.random.gumbel(jax.random.fold_in(k, 2), (K,)))(keys)
-        root = mctx.RootFnOutput(prior_logits=rep(prior), value=rep(value),
+        root = mctx.RootFnOutput(prior_logits=rep(prior), value=rep(calibration.own(value, states.players)),
                                  embedding=_node(roots, rep(cand), rep(states.current)))
         invalid = rep(~valid)
         tree = mctx.search(
@@ -470,9 +492,11 @@ class MCTSAgent:
     """Gumbel MCTS over the JAX engine, behind both agent interfaces (agents/base.py)."""
 
     def __init__(self, settings: MCTSSettings | None = None, seed: int = 0, prior_value: Callable | None = None,
-                 name: str | None = None):
+                 name: str | None = None, calibration: ValueCalibration | None = None):
         """prior_value: a jittable ``states -> (logits, value)`` (see the module docstring);
-        None: greedy's (greedy_prior_value)."""
+        None: the one ``prior`` names. calibration: how ``value=fitted`` reads the values; None:
+        the shipped checkpoint's file (agents/value_calibration.py), loaded here so that a
+        missing or stale file is refused before any game starts."""
         self.settings = settings or MCTSSettings()
         self.settings.check()
         self.name = name or self.settings.spec()
@@ -483,6 +507,12 @@ class MCTSAgent:
             if DEFAULT_CHECKPOINT.exists():
                 self.version += f"+ppo-{checkpoint_hash(DEFAULT_CHECKPOINT)}"
         self._prior_value = prior_value
+        if self.settings.value == "raw":
+            calibration = RAW
+        elif calibration is None:
+            from monkey_env.agents.ppo_jax import DEFAULT_CHECKPOINT, checkpoint_hash
+            calibration = ValueCalibration.load(calibration_path(DEFAULT_CHECKPOINT), checkpoint_hash(DEFAULT_CHECKPOINT))
+        self.calibration = calibration
         st = self.settings
         self._table = visit_table(st.considered, st.sims, st.nodes)
         self._acts = 0
@@ -497,11 +527,12 @@ class MCTSAgent:
 
         prior_key = id(self._prior_value) if self._prior_value is not None else self.settings.prior
         shape = replace(self.settings, sims=self.settings.nodes, capacity=0)   # what the program fixes
-        key = (id(jax_game), shape, chunk, prior_key)
+        key = (id(jax_game), shape, chunk, prior_key, self.calibration)
         if key not in _SEARCHES:
             pv = self._prior_value or self.default_prior_value(jax_game)
             # the engine and the prior are kept with the program, so the ids of the key stay theirs
-            _SEARCHES[key] = (jax_game, self._prior_value, jax.jit(pv), build_search(jax_game, shape, pv))
+            _SEARCHES[key] = (jax_game, self._prior_value, jax.jit(pv),
+                              build_search(jax_game, shape, pv, self.calibration))
         return _SEARCHES[key][2:]
 
     def default_prior_value(self, jax_game):
@@ -598,4 +629,6 @@ def make_mcts(spec: str = "", seed: int = 0) -> MCTSAgent:
 
 def with_settings(agent: MCTSAgent, **changes) -> MCTSAgent:
     """The same agent (seed, prior) with other settings."""
-    return MCTSAgent(replace(agent.settings, **changes), seed=agent.seed, prior_value=agent._prior_value)
+    settings = replace(agent.settings, **changes)
+    calibration = agent.calibration if settings.value == agent.settings.value else None
+    return MCTSAgent(settings, seed=agent.seed, prior_value=agent._prior_value, calibration=calibration)
