@@ -47,6 +47,14 @@ reading by "the others play as the policy does", the usual opponent model of mul
 search; the price is that every simulation that ends a turn plays the other seats' turns (the
 batch waits for its longest), several network calls each.
 
+**By default (``opponents=auto``) the tree with 2 players, the policy's replies with 3 or 4**:
+each game of a batch is searched with its own player count's model (one compiled program per
+model). With 4 players another seat's value barely predicts the searching seat's future
+(experiments/value_calibration.py: correlation -0.05, where the seat's own value has 0.52), so
+the paranoid tree's leaves past the end of the turn are noise; with the policy's replies every
+leaf is the searching seat's own. The policy's replies won the 4-player tournament, the tree
+tied (docs/AGENTS.md).
+
 **Prior and value, pluggable.** ``prior_value(states) -> (logits (B, 2438) float32, value (B,)
 float32)``, jittable: the value is the predicted future zero-sum Banana Points of the seat to
 move (its points from now to the end minus the mean of the other seats', plus the win bonus in
@@ -95,7 +103,7 @@ MASKED_LOGIT = float(np.finfo(np.float32).min)
 
 
 PRIORS = ("ppo", "greedy")
-OPPONENTS = ("tree", "policy")
+OPPONENTS = ("auto", "tree", "policy")
 VALUES = ("raw", "fitted")
 # The most decisions of other seats one edge of an ``opponents=policy`` tree plays (three whole
 # turns of 4 players stay far below it; it only bounds the loop).
@@ -116,9 +124,11 @@ class MCTSSettings:
     temp: float = 0.0           # 0: the search's choice; > 0: draw from its improved policy ** (1 / temp)
     gumbel: float = 0.0         # scale of the root's Gumbel noise (mctx's gumbel_scale; 0: none, for play)
     prior: str = "ppo"          # prior and value: "ppo" (the shipped checkpoint) or "greedy" (no network)
-    opponents: str = "tree"     # "tree": the other seats' decisions are searched too (paranoid);
+    opponents: str = "auto"     # "tree": the other seats' decisions are searched too (paranoid);
     #                             "policy": they are played by the prior's best action, and the tree
-    #                             holds the searching seat's decisions only (see the module docstring)
+    #                             holds the searching seat's decisions only (see the module docstring);
+    #                             "auto": the tree with 2 players, the policy with 3 or 4 (the best
+    #                             measured for each, docs/AGENTS.md)
     value: str = "raw"          # "raw": the network's value as it is; "fitted": E[u | value] measured
     #                             on games (ValueCalibration, experiments/value_calibration.py)
     width: int = 32             # candidate actions kept per node (the best by prior)
@@ -519,14 +529,27 @@ class MCTSAgent:
         self.seconds = 0.0       # time spent searching, and the decisions it made
         self.decisions = 0
 
-    def search_for(self, jax_game, chunk: int):
-        """The compiled root prior and search of `chunk` games for this engine. Agents with the
-        same engine, prior and compiled settings share them (module-level: compiling a search
-        takes minutes), whatever their simulation count up to ``nodes``."""
+    def opponents_for(self, players) -> np.ndarray:
+        """Each game's opponent model, by its player count: the setting's, or with ``auto`` the
+        paranoid tree with 2 players and the policy's replies with more."""
+        players = np.asarray(players)
+        if self.settings.opponents != "auto":
+            return np.full(players.shape, self.settings.opponents)
+        return np.where(players > 2, "policy", "tree")
+
+    def search_for(self, jax_game, chunk: int, opponents: str | None = None):
+        """The compiled root prior and search of `chunk` games for this engine (with the
+        opponent model ``opponents``, "tree" or "policy"; None: the setting's, if not auto).
+        Agents with the same engine, prior and compiled settings share them (module-level:
+        compiling a search takes minutes), whatever their simulation count up to ``nodes``."""
         import jax
 
+        opponents = opponents or self.settings.opponents
+        if opponents not in ("tree", "policy"):
+            raise ValueError(f"search_for needs the opponent model, tree or policy (got {opponents!r})")
         prior_key = id(self._prior_value) if self._prior_value is not None else self.settings.prior
-        shape = replace(self.settings, sims=self.settings.nodes, capacity=0)   # what the program fixes
+        # what the program fixes
+        shape = replace(self.settings, sims=self.settings.nodes, capacity=0, opponents=opponents)
         key = (id(jax_game), shape, chunk, prior_key, self.calibration)
         if key not in _SEARCHES:
             pv = self._prior_value or self.default_prior_value(jax_game)
@@ -555,17 +578,20 @@ class MCTSAgent:
         if len(live) == 0:
             return actions
         chunk = 1 if batch == 1 else self.settings.chunk
-        prior_value, search = self.search_for(jax_game, chunk)
         key = jax.random.PRNGKey(self.seed) if key is None else key
         keys = _row_keys(key, batch)
-        for start in range(0, len(live), chunk):
-            rows = live[start:start + chunk]
-            padded = np.concatenate([rows, np.full(chunk - len(rows), rows[-1])])
-            idx = jnp.asarray(padded)
-            sub = _take(states, idx)
-            chosen, _, _ = search(sub, jnp.asarray(masks[padded]), keys[idx], *prior_value(sub),
-                                  jnp.int32(self.settings.sims), self._table)
-            actions[rows] = np.asarray(chosen)[:len(rows)]
+        models = self.opponents_for(np.asarray(states.players)[live])
+        for model in dict.fromkeys(models.tolist()):         # the games of each opponent model together
+            prior_value, search = self.search_for(jax_game, chunk, model)
+            group = live[models == model]
+            for start in range(0, len(group), chunk):
+                rows = group[start:start + chunk]
+                padded = np.concatenate([rows, np.full(chunk - len(rows), rows[-1])])
+                idx = jnp.asarray(padded)
+                sub = _take(states, idx)
+                chosen, _, _ = search(sub, jnp.asarray(masks[padded]), keys[idx], *prior_value(sub),
+                                      jnp.int32(self.settings.sims), self._table)
+                actions[rows] = np.asarray(chosen)[:len(rows)]
         self.seconds += time.perf_counter() - t0
         self.decisions += len(live)
         return actions

@@ -238,10 +238,20 @@ def test_settings_on_the_agent_name():
     assert (b.settings.prior, b.settings.gumbel) == ("greedy", 1.0)
     assert MCTSSettings(prior="greedy", gumbel=1.0).spec() == "mcts:gumbel=1,prior=greedy"
     assert make_agent("mcts:opponents=policy").settings.opponents == "policy"
+    assert make_agent("mcts:opponents=tree").name == "mcts:opponents=tree"      # auto is the default
     for bad in ("mcts:sims", "mcts:speed=3", "mcts:sims=0", "mcts:sims=fast", "mcts:prior=oracle", "mcts:gumbel=-1",
                 "mcts:opponents=oracle"):
         with pytest.raises(ValueError):
             make_agent(bad)
+
+
+def test_auto_searches_the_tree_with_two_players_and_the_policys_replies_with_more():
+    auto = MCTSAgent(MCTSSettings())
+    assert auto.opponents_for([2, 3, 4, 2]).tolist() == ["tree", "policy", "policy", "tree"]
+    assert MCTSAgent(MCTSSettings(opponents="tree")).opponents_for([2, 4]).tolist() == ["tree", "tree"]
+    assert MCTSAgent(MCTSSettings(opponents="policy")).opponents_for([2, 4]).tolist() == ["policy", "policy"]
+    with pytest.raises(ValueError, match="tree or policy"):
+        auto.search_for(None, 1)          # a program is compiled for one model, never for "auto"
 
 
 # ===================================================================== hidden information
