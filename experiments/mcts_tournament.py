@@ -93,7 +93,8 @@ def main(argv=None) -> int:
               "stats": agent_stats(games, names), "win_matrix": win_matrix(games, names),
               "seconds_per_decision": {a.name: a.seconds / max(a.decisions, 1) for a in agents},
               "decisions": {a.name: a.all_decisions for a in agents},
-              "versions": {a.name: getattr(a, "version", None) for a in agents}, "wall_seconds": wall}
+              "versions": {a.name: getattr(a, "version", None) for a in agents}, "wall_seconds": wall,
+              "game_records": games}   # every game's seats, places and points: tournaments can be pooled
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     board = sorted(names, key=lambda n: -report["openskill"][n]["ordinal"])
