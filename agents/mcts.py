@@ -75,7 +75,8 @@ u = -v x (players - 1) at the others' (above). ``fitted`` takes E[u | v], a stra
 player count and node kind measured on games (agents/value_calibration.py,
 experiments/value_calibration.py): with 4 players another seat's value barely predicts the
 searching seat's future, so its line is nearly flat, and the shipped value's slope at its own
-nodes is about 0.6 (it overstates differences, so the exact rewards on the edges weigh more).
+nodes is 0.68 to 0.77 (it overstates differences, so the exact rewards on the edges weigh
+more). Measured, it does not play better than ``raw`` (docs/AGENTS.md): ``raw`` is the default.
 
 **No noise by default.** ``gumbel`` scales the root's Gumbel noise (mctx's ``gumbel_scale``);
 it is 0 by default, mctx's advice for evaluation: the search is then deterministic for a given
