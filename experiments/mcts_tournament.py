@@ -11,7 +11,10 @@ game is one row of a single batch and a router asks each agent once per step for
 it is to move, so the search fills its compiled chunk. The games and their order (deal-major,
 then seating) are the arena's, and the ratings are the arena's functions (arena.ratings):
 openskill Plackett-Luce from each game's rulebook places, first places and mean Banana Points,
-plus each agent's mean place.
+plus each agent's mean place. The report adds each pair's paired mean place difference with a
+95% interval, and the ratings of the same games in 50 random orders (openskill rates in order,
+so one schedule's ordinals can sit close by chance); ``--rescore REPORT`` adds both to a saved
+report from its game records.
 """
 
 from __future__ import annotations
@@ -49,6 +52,52 @@ class SeatingRouter:
         return actions
 
 
+def place_differences(games: list, names: list) -> dict:
+    """For each pair of agents, their mean place difference over the games (a's place minus b's:
+    negative where a places better) with a 95% Student t interval over games (paired: both sit
+    in every game)."""
+    from scipy import stats
+
+    out: dict = {}
+    for a in names:
+        for b in names:
+            if a == b:
+                continue
+            diff = np.asarray([g["ranks"][g["seats"].index(a)] - g["ranks"][g["seats"].index(b)] for g in games], float)
+            half = stats.t.ppf(0.975, len(diff) - 1) * diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else np.nan
+            out.setdefault(a, {})[b] = {"mean": float(diff.mean()), "ci95": [float(diff.mean() - half), float(diff.mean() + half)]}
+    return out
+
+
+def shuffled_orders(games: list, names: list, orders: int = 50, seed: int = 0) -> dict:
+    """openskill rates games in order, so its ordinals depend on the schedule's: the same games
+    rated in ``orders`` random orders. For each agent: how often its ordinal is the best, and
+    its ordinal's mean, lowest and highest."""
+    from monkey_env.apps.arena.ratings import openskill_ratings
+
+    rng = np.random.default_rng(seed)
+    ordinals = {n: [] for n in names}
+    for _ in range(orders):
+        rated = openskill_ratings([games[i] for i in rng.permutation(len(games))], names)
+        for n in names:
+            ordinals[n].append(rated[n]["ordinal"])
+    table = np.asarray([ordinals[n] for n in names])
+    best = np.bincount(table.argmax(0), minlength=len(names))
+    return {"orders": orders, "seed": seed,
+            "agents": {n: {"best_share": float(best[i] / orders), "mean": float(table[i].mean()),
+                           "min": float(table[i].min()), "max": float(table[i].max())} for i, n in enumerate(names)}}
+
+
+def rescore(path: Path) -> dict:
+    """Add the paired place differences and the shuffled-order ratings to a saved report."""
+    report = json.loads(path.read_text())
+    games, names = report["game_records"], report["agents"]
+    report["place_difference"] = place_differences(games, names)
+    report["shuffled_orders"] = shuffled_orders(games, names)
+    path.write_text(json.dumps(report, indent=1) + "\n")
+    return report
+
+
 def main(argv=None) -> int:
     from monkey_env.agents.registry import make_agent, split_agent_names
     from monkey_env.apps.arena.ratings import agent_stats, openskill_ratings, win_matrix
@@ -65,7 +114,15 @@ def main(argv=None) -> int:
     p.add_argument("--deals", type=int, default=8)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("reports/mcts/tournament_4p.json"))
+    p.add_argument("--rescore", type=Path, default=None,
+                   help="play nothing: add the place differences and shuffled-order ratings to this report")
     args = p.parse_args(argv)
+    if args.rescore:
+        report = rescore(args.rescore)
+        for n, o in report["shuffled_orders"]["agents"].items():
+            print(f"{n:24s} best ordinal in {o['best_share']:.0%} of {report['shuffled_orders']['orders']} orders, "
+                  f"ordinal {o['mean']:.2f} [{o['min']:.2f}, {o['max']:.2f}]")
+        return 0
 
     names = split_agent_names(args.agents)
     agents = [TimedAgent(make_agent(n, args.seed + i)) for i, n in enumerate(names)]
@@ -90,6 +147,8 @@ def main(argv=None) -> int:
     report = {"agents": names, "players": args.players, "map": args.map, "deals": args.deals,
               "seatings": len(lineups_named), "games": len(games), "seed": args.seed,
               "openskill": openskill_ratings(games, names), "mean_place": mean_place,
+              "place_difference": place_differences(games, names),
+              "shuffled_orders": shuffled_orders(games, names),
               "stats": agent_stats(games, names), "win_matrix": win_matrix(games, names),
               "seconds_per_decision": {a.name: a.seconds / max(a.decisions, 1) for a in agents},
               "decisions": {a.name: a.all_decisions for a in agents},
