@@ -55,7 +55,7 @@ class SeatingRouter:
 def place_differences(games: list, names: list) -> dict:
     """For each pair of agents, their mean place difference over the games (a's place minus b's:
     negative where a places better) with a 95% Student t interval over games (paired: both sit
-    in every game)."""
+    in every game, one seat each, as in this tournament's schedule)."""
     from scipy import stats
 
     out: dict = {}
