@@ -7,7 +7,7 @@ exact). ``fitted`` reads E[u | v] = slope x v + intercept, the least-squares lin
 games by ``experiments/value_calibration.py`` (one line for the searching seat's own nodes, one
 for the other seats', per player count), stored beside the checkpoint they measure:
 ``agents/checkpoints/ppo_jax.calibration.json``. With 4 players another seat's value says almost
-nothing about the searching seat's future (corr about -0.04), so its fitted line is nearly flat
+nothing about the searching seat's future (correlation -0.05 over 384 games), so its fitted line is nearly flat
 where the raw reading multiplies that value, and its errors, by 3.
 """
 
@@ -71,7 +71,7 @@ class ValueCalibration:
         path = Path(path)
         if not path.exists():
             raise CalibrationError(f"value calibration not found: {path} "
-                                   "(write it with `python -m experiments.value_calibration --out {path}`)")
+                                   f"(write it with `python -m experiments.value_calibration --out {path}`)")
         try:
             data = _File.model_validate(json.loads(path.read_text()))
         except (json.JSONDecodeError, ValidationError) as e:
