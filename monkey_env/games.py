@@ -49,7 +49,8 @@ PARTS = {
     "raw_env": "the PettingZoo AEC env class, unwrapped",
     "gym_env": "the Gymnasium single-agent view (registered as gym_id)",
     "vec_env": "the batched VecEnv",
-    "text": "a function game -> str, the position in words (show, play, render_mode ansi)",
+    "text": "a function (game, viewer=None) -> str, the position in words as seat ``viewer`` sees it "
+            "(everything when None: show, replays; play passes the person's seat)",
     "picture": "a function game -> (H, W, 3) uint8 image (show --png, render_mode rgb_array)",
     "differential": "a function (jax_engine, first, batch, seed) -> {'decisions': n}: random games on both "
                     "engines compared decision by decision (raises AssertionError at the first difference)",

@@ -53,7 +53,7 @@ class AnySession:
         g = self.game
         legal = [int(a) for a in np.flatnonzero(g.legal_mask())]
         self.say("")
-        self.say(self.text(g))
+        self.say(self.text(g, self.human))
         self.say(f"Your decision (seat {self.human + 1}):")
         for i, a in enumerate(legal, 1):
             self.say(f"  {i:>2}. {g.action_name(a)}")
@@ -71,7 +71,7 @@ class AnySession:
             if word.lower() == "help":
                 self.say(HELP)
             elif word.lower() == "show":
-                self.say(self.text(g))
+                self.say(self.text(g, self.human))
             elif word.lower() == "save":
                 self.save(Path(rest.strip()) if rest.strip() else None)
             elif word.lower() in ("quit", "exit"):
@@ -103,7 +103,7 @@ class AnySession:
             self.save()
             self.say("Stopped: interrupted.")
             return 130
-        self.say(self.text(g))
+        self.say(self.text(g, self.human))
         won = g.winners()
         self.say("You won!" if won == [self.human] else f"Winner: seat {', '.join(str(w + 1) for w in won)}.")
         return 0

@@ -40,6 +40,11 @@ class ReferenceGame(Protocol):
     def scores(self) -> list[int]: ...
     def places(self) -> list[int]: ...                 # 1 = winner (monkey_env.core.outcome)
     def winners(self) -> list[int]: ...
+    def redraw_hidden(self, seat: int, rng) -> "ReferenceGame": ...
+    # ^ the same game as ``seat`` has seen it, what it cannot see drawn anew from the numpy
+    #   Generator ``rng`` (same history): a game's hidden information, declared. Nothing a seat
+    #   receives (observation, infos, agents' choices, text, web data) may change under it
+    #   (tests/test_information_sets.py).
     def to_dict(self) -> dict: ...                     # an independent JSON-able snapshot
     def record(self) -> dict: ...                      # options, deal and actions
 

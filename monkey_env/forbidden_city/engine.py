@@ -321,5 +321,19 @@ class Game:
         from pathlib import Path
         Path(path).write_text(json.dumps(self.to_dict()), encoding="utf-8")
 
+    def redraw_hidden(self, seat: int, rng: np.random.Generator) -> "Game":
+        """The same game as ``seat`` has seen it, with what it cannot see drawn anew from ``rng``
+        (a determinization, for search and for the information-set tests): every stack's order
+        and the tiles the other players hold, shuffled within each player's unseen tiles (the
+        tiles laid or set aside, and the tile ``seat`` holds, keep their places). The turns are
+        replayed. A finished game hides nothing that matters and is replayed as it is."""
+        deal = [list(order) for order in self.deal]
+        if not self.game_over:
+            for o, order in enumerate(deal):
+                unseen = len(self.stacks[o]) if o == seat else self.tiles_left(o)
+                if unseen:
+                    order[-unseen:] = [int(t) for t in rng.permutation(order[-unseen:])]
+        return Game.replay({**self.record(), "deal": deal})
+
     def clone(self) -> "Game":
         return copy.deepcopy(self)

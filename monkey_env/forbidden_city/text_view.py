@@ -66,7 +66,9 @@ def city_text(game) -> str:
     return "\n".join(lines)
 
 
-def game_text(game) -> str:
+def game_text(game, viewer: int | None = None) -> str:
+    """The city, the purses and the tile in hand of the seat to play, shown to ``viewer`` only
+    when it is that seat (a tile in hand is hidden); everything when None."""
     colours = game.data.seat_colours(game.players)
     out = [city_text(game), ""]
     for s in range(game.players):
@@ -79,6 +81,6 @@ def game_text(game) -> str:
     if game.game_over:
         out.append("game over; winner" + ("s" if len(game.winners()) > 1 else "") + ": "
                    + ", ".join(f"seat {w + 1} ({colours[w]})" for w in game.winners()))
-    elif game.held[game.current] is not None:
+    elif game.held[game.current] is not None and viewer in (None, game.current):
         out.append(f"seat {game.current + 1} holds: {game.data.kinds[game.held[game.current]].describe()}")
     return "\n".join(out)

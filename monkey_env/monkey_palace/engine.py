@@ -604,6 +604,20 @@ class Game:
         return cls.from_dict(_read_json(path))
 
     # ================================================================= records
+    def redraw_hidden(self, seat: int, rng: np.random.Generator) -> "Game":
+        """The same game as ``seat`` has seen it, with what it cannot see drawn anew from ``rng``
+        (a determinization, for the information-set tests; agents/mcts.py redraws on the JAX
+        engine alike): the order of the cards under each pile's top card. The cards bought and
+        every top card keep their places; the decisions are replayed. Nothing else is hidden
+        (every seat sees the palace, the tray, the boards and every top card)."""
+        del seat                      # every seat sees the same: the tops, the rest of each pile unseen
+        dealt = self.deal or Game.from_options(self.options, data=self.data).piles
+        deal = []
+        for order, pile in zip(dealt, self.piles):
+            below_top = max(len(pile) - 1, 0)
+            deal.append([int(c) for c in rng.permutation(order[:below_top])] + list(order[below_top:]))
+        return Game.replay({**self.record(), "deal": deal}, self.data)
+
     def record(self) -> dict:
         """A game record: the options, the deal when it was given (else the seed makes it) and
         the agents' actions; replays to the identical state."""

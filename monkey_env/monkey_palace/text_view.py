@@ -104,8 +104,10 @@ LEGEND = ("legend: a cell is the knob on top and its height (ground studs have n
           "@ Y F the monkey, butterfly, frog")
 
 
-def game_text(game) -> str:
-    """The palace plus every player's supply, board, bonus cards, trophies and Banana Points."""
+def game_text(game, viewer: int | None = None) -> str:
+    """The palace plus every player's supply, board, bonus cards, trophies and Banana Points
+    (all public: every ``viewer`` sees the same)."""
+    del viewer
     from monkey_env.core.outcome import seat_label
     from monkey_env.monkey_palace.config import PILE_IDS
 

@@ -64,6 +64,8 @@ class Game:
         self.kind_held = [[0] * len(self.data.kinds) for _ in range(2)]     # cards in hand at a round's end, by kind
         self.scroll_rounds = [[0] * len(self.data.scrolls) for _ in range(2)]  # rounds each scroll was kept
         self.end_reason = ""
+        self.hold_round_end = False        # a look-ahead copy (lookahead()) does not score the round
+        self.round_end_held = False        # ... and notes here that the round would be scored now
         self.start_round()
 
     @classmethod
@@ -296,6 +298,9 @@ class Game:
     def end_turn(self) -> None:
         """The turn is over: the round ends if a reserve type is exhausted, else the other plays."""
         if self.exhausted():
+            if self.hold_round_end:     # a look-ahead: the result would read the hidden hands
+                self.round_end_held = True
+                return
             self.score_round()
             return
         self.current, self.phase = 1 - self.current, TURN
@@ -316,6 +321,32 @@ class Game:
                  "most_jade": majority if me[JADE] > other[JADE] else 0}
         parts["total"] = sum(parts.values())
         return parts
+
+    def unseen_card_value(self, viewer: int) -> float:
+        """What a weapon card ``viewer`` has not seen this round is worth on average: the mean
+        points of the cards outside its hand and the discard (the other hand, the deck and the
+        cards set aside are alike to it). The opponent's hand is valued by this, never read."""
+        seen = set(self.hands[viewer]) | set(self.discard)
+        unseen = [c.points for i, c in enumerate(self.data.cards) if i not in seen]
+        return sum(unseen) / len(unseen) if unseen else 0.0
+
+    def public_points(self, viewer: int, seen_from: "Game | None" = None) -> list[float]:
+        """Both seats' points if the round ended now, as ``viewer`` knows them at ``seen_from``
+        (this position by default; a look-ahead passes the position it looks from, so a card it
+        would draw stays unknown): the cards ``viewer`` held there at their values, every other
+        card in a hand at ``unseen_card_value`` there. The hands stay hidden until the round's
+        end ("révélez toutes les cartes en main")."""
+        seen_from = seen_from or self
+        known, expected = set(seen_from.hands[viewer]), seen_from.unseen_card_value(viewer)
+        out = []
+        for seat in (0, 1):
+            parts = self.round_points(seat)
+            s = self.scroll_of(seat)
+            bonus = s.amount if s is not None and s.effect == "card_points" else 0
+            cards = sum((self.data.cards[c].points if seat == viewer and c in known else expected) + bonus
+                        for c in self.hands[seat])
+            out.append(parts["total"] - parts["cards"] + cards)
+        return out
 
     def round_winner(self) -> tuple[int, str]:
         """The round's winner (-1: void) and why: points, then monkeys, then cards + jade + peaches."""
@@ -398,6 +429,41 @@ class Game:
         for name in ("supply", "hands", "kind_played", "kind_held", "scroll_rounds"):
             setattr(other, name, [list(x) for x in getattr(self, name)])
         return other
+
+    def lookahead(self) -> "Game":
+        """A copy to try a decision on, whose round end is noted (``round_end_held``) and not
+        scored: scoring reveals the hands, which the seat looking ahead cannot know yet."""
+        other = self.clone()
+        other.hold_round_end = True
+        return other
+
+    def redraw_hidden(self, seat: int, rng: np.random.Generator) -> "Game":
+        """The same game as ``seat`` has seen it, with what it cannot see drawn anew from ``rng``
+        (a determinization, for search and for the information-set tests): this round, the
+        cards of the other hand and of the deck and those set aside are shuffled together
+        among their places in the deal (the cards ``seat`` drew and every card played keep
+        theirs), and the Scroll tiles ``seat`` has not seen among theirs (its own pair and the
+        other's kept tile keep theirs); later rounds are dealt anew. The decisions are replayed."""
+        r, other = self.round - 1, 1 - seat
+        deal = copy.deepcopy(self.deal)
+        if self.game_over:          # the last round was scored: its hands were revealed
+            return Game.replay(self.record(), self.data)
+        cards = deal["cards"][r]
+        drawn = self.data.game.weapon_cards_per_round - len(self.deck)
+        seen = set(self.hands[seat]) | set(self.discard)
+        places = [i for i, c in enumerate(cards) if i >= drawn or c not in seen]
+        for i, c in zip(places, rng.permutation([cards[i] for i in places])):
+            cards[i] = int(c)
+        scrolls = deal["scrolls"][r]
+        mine = range(0, 2) if seat == self.starter else range(2, 4)
+        kept = {self.scroll[other]} - {None}
+        places = [i for i, t in enumerate(scrolls) if i not in mine and t not in kept]
+        for i, t in zip(places, rng.permutation([scrolls[i] for i in places])):
+            scrolls[i] = int(t)
+        later = deal_rounds(int(rng.integers(2**31)), n_scrolls=len(self.data.scrolls))
+        for key in deal:
+            deal[key][r + 1:] = later[key][r + 1:]
+        return Game.replay({"options": self.options.model_dump(), "deal": deal, "actions": self.history}, self.data)
 
     # ----------------------------------------------------------------------- saving
     def to_dict(self) -> dict:

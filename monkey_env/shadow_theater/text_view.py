@@ -7,7 +7,9 @@ from monkey_env.shadow_theater.engine import JADE, MONKEYS, PEACHES, Game, descr
 from monkey_env.shadow_theater.game_data import LOCATION_NAMES, LOCATIONS
 
 
-def game_text(game: Game) -> str:
+def game_text(game: Game, viewer: int | None = None) -> str:
+    """The position as ``viewer`` sees it: the other hand hidden until the round's end reveals it
+    (its size and the points that do not depend on it are public); everything when None."""
     g = game
     lines = [f"The Shadow Theater, round {g.round} (seat {g.starter + 1} started); Lanterns: "
              f"seat 1 {g.lanterns[0]}, seat 2 {g.lanterns[1]}"]
@@ -22,11 +24,16 @@ def game_text(game: Game) -> str:
     for seat in (0, 1):
         s = g.supply[seat]
         scroll = g.scroll_of(seat)
-        hand = ", ".join(g.data.cards[c].name for c in g.hands[seat]) or "no cards"
-        pts = g.round_points(seat)["total"]
+        parts = g.round_points(seat)
+        if viewer is None or viewer == seat or g.game_over:
+            hand = ", ".join(g.data.cards[c].name for c in g.hands[seat]) or "no cards"
+            pts = f"{parts['total']} points now"
+        else:
+            hand = f"{len(g.hands[seat])} hidden card{'s' * (len(g.hands[seat]) != 1)}"
+            pts = f"{parts['total'] - parts['cards']} points now and its cards'"
         lines.append(f"  seat {seat + 1}{' *' if g.current == seat and not g.game_over else '  '} "
                      f"{s[MONKEYS]} monkeys, {s[JADE]} jade, {s[PEACHES]} peaches; {hand}; scroll: "
-                     f"{scroll.name + ' (' + describe_scroll(scroll) + ')' if scroll else '-'}; {pts} points now")
+                     f"{scroll.name + ' (' + describe_scroll(scroll) + ')' if scroll else '-'}; {pts}")
     for entry in g.round_log:
         who = "void" if entry["winner"] < 0 else f"seat {entry['winner'] + 1} by {entry['by']}"
         lines.append(f"  round {entry['round']}: points {entry['points'][0]}-{entry['points'][1]}, {who}")

@@ -114,9 +114,18 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
             raise StoreError(f"game {raw.get('id')}: the file cannot be resumed ({e})") from None
         return Session(id=raw["id"], game_name=raw["game"], seats=seats, game=game, created=raw.get("created", now()))
 
+    def viewer_of(s: Session) -> int | None:
+        """Whose page this game's is: the person to play, else the first person seated; None
+        (a spectator sees everything) for a game of bots only. The page gets only what that
+        seat may know (each game's ``state(..., viewer=)``)."""
+        people = [i for i, seat in enumerate(s.seats) if seat["kind"] == "human"]
+        if not people:
+            return None
+        return s.game.current if s.game.current in people else people[0]
+
     def view(s: Session) -> dict:
         module = game_module(s.game_name)
-        st = module.state(s.game)
+        st = module.state(s.game, viewer=viewer_of(s))
         seat = st["current"]
         return {"id": s.id, "game": s.game_name, "seats": s.seats, "created": s.created,
                 "to_move": None if st["game_over"] else s.seats[seat]["kind"], "state": st}

@@ -75,8 +75,10 @@ def face_view(face) -> dict:
             "dragons": list(face.dragons), "counts": face.counts}
 
 
-def state(game: Game, *, decision: bool = True) -> dict:
-    """Everything the pages draw: the city, the rooms closed, the players, and (if asked) the decision."""
+def state(game: Game, *, decision: bool = True, viewer: int | None = None) -> dict:
+    """Everything the pages draw: the city, the rooms closed, the players, and (if asked, and
+    ``viewer`` is to play or None) the decision; as seat ``viewer`` sees it: the tiles the
+    others hold are hidden (everything when None)."""
     g = game
     size = g.data.size
     rooms = g.rooms()
@@ -90,9 +92,9 @@ def state(game: Game, *, decision: bool = True) -> dict:
     colours = g.data.seat_colours(g.players)
     players = []
     for s in range(g.players):
-        held = g.held[s]
+        held = g.held[s] if viewer in (None, s) or g.game_over else None
         players.append({"seat": s, "colour": colours[s], "coins": g.purse[s], "end_coins": g.end_coins[s],
-                        "tiles_left": g.tiles_left(s), "stack": len(g.stacks[s]),
+                        "tiles_left": g.tiles_left(s), "stack": len(g.stacks[s]), "holds": g.held[s] is not None,
                         "held": None if held is None else {"tile": held, "words": g.data.kinds[held].describe(),
                                                            "face": face_view(g.data.kinds[held].face)},
                         "set_aside": sum(1 for seat, _ in g.set_aside_tiles if seat == s)})
@@ -117,7 +119,7 @@ def state(game: Game, *, decision: bool = True) -> dict:
     if g.game_over:
         out["places"] = g.places()
         out["winners"] = g.winners()
-    elif decision:
+    elif decision and viewer in (None, g.current):
         out["decision"] = decision_view(g)
     return out
 

@@ -130,8 +130,10 @@ def _card(game: Game, card_id: int) -> dict:
             "instant": list(c.instant), "recurring": dict(zip(("arches", "bricks", "columns"), c.recurring))}
 
 
-def state(game: Game, *, decision: bool = True) -> dict:
-    """Everything the pages draw: palace, tray, piles, players, scores, and (if asked) the decision."""
+def state(game: Game, *, decision: bool = True, viewer: int | None = None) -> dict:
+    """Everything the pages draw: palace, tray, piles, players, scores, and (if asked) the decision.
+    Every seat sees the same (the piles show their tops and counts), so ``viewer`` changes nothing."""
+    del viewer
     p = game.palace
     over = game.game_over
     scores = game.scores()

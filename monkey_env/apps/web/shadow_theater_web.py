@@ -8,7 +8,9 @@ them), a weapon card of the hand (play it), one of the two Scroll tiles drawn (k
 a button. Every choice comes from ``legal_mask``, its words from ``action_name``, and a refusal
 from ``explain``.
 
-The state holds both hands (a replay shows them); the play page shows a bot's hand face down.
+A seat's page gets only what that seat may know (``state(game, viewer=seat)``): the other hand
+as that many face-down cards, its points without them, the other's drawn Scroll tiles and
+decision left out; a replay (``viewer`` None) and a finished game show both hands.
 Only the seed may be chosen from a browser (the game is a duel; the game data are the shipped
 ones: never a ``config_dir``, neither in a new game nor in an uploaded record).
 """
@@ -107,10 +109,12 @@ def location_effects(game: Game) -> dict[str, str]:
             "garden": garden + (", then move the King" if e.garden.get("move_king") else "")}
 
 
-def state(game: Game, *, decision: bool = True) -> dict:
-    """Everything the pages draw: locations, reserve, players, round log, and (if asked) the decision."""
+def state(game: Game, *, decision: bool = True, viewer: int | None = None) -> dict:
+    """Everything the pages draw: locations, reserve, players, round log, and (if asked, and
+    ``viewer`` is to play or None) the decision; as seat ``viewer`` sees it (everything when None)."""
     g = game
     over = g.game_over
+    sees = [viewer is None or viewer == seat or over for seat in (0, 1)]
     spaces = g.data.game.spaces_per_location
     effects = location_effects(g)
     locations = [{"name": name, "title": TITLES[name], "words": LOCATION_NAMES[name], "effect": effects[name],
@@ -119,11 +123,16 @@ def state(game: Game, *, decision: bool = True) -> dict:
     players = []
     for seat in (0, 1):
         s = g.supply[seat]
+        points = g.round_points(seat)
+        if not sees[seat]:          # the hand is face down: its cards' points are unknown
+            points = {**points, "cards": None, "total": None, "without_cards": points["total"] - points["cards"]}
+        drafting = g.phase == DRAFT and g.scroll[seat] is None
         players.append({
             "seat": seat, "supply": {"monkeys": s[MONKEYS], "jade": s[JADE], "peaches": s[PEACHES]},
-            "hand": [_card(g, c) for c in g.hands[seat]], "scroll": _scroll(g, g.scroll[seat]),
-            "drawn": [_scroll(g, i) for i in g.drawn.get(seat, [])] if g.phase == DRAFT and g.scroll[seat] is None else [],
-            "points": g.round_points(seat), "lanterns": g.lanterns[seat], "starter": g.starter == seat,
+            "hand": [_card(g, c) if sees[seat] else {"id": None, "hidden": True} for c in g.hands[seat]],
+            "scroll": _scroll(g, g.scroll[seat]),
+            "drawn": [_scroll(g, i) if sees[seat] else {"hidden": True} for i in g.drawn.get(seat, [])] if drafting else [],
+            "points": points, "lanterns": g.lanterns[seat], "starter": g.starter == seat,
         })
     r = g.reserve
     out = {
@@ -139,7 +148,7 @@ def state(game: Game, *, decision: bool = True) -> dict:
     if over:
         out["places"] = g.places()
         out["winners"] = g.winners()
-    elif decision:
+    elif decision and viewer in (None, g.current):
         out["decision"] = decision_view(g)
     return out
 

@@ -1,6 +1,7 @@
 """The Shadow Theater as a Gymnasium single-agent environment (``gymnasium.make("ShadowTheater-v0")``).
 
-The learner plays one seat (``learner_seat``: 0, 1, or None to alternate game by game) against
+The learner plays one seat (``learner_seat``: 0, 1, or None for a seat drawn each game from the
+env's seeded generator) against
 ``opponents`` (an agent name of the registry, ``random`` or ``greedy``; or an agent object), who
 play on the reference mirror of the AEC env between the learner's decisions.
 
@@ -28,6 +29,7 @@ class ShadowTheaterGymEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.observation_space = self.aec.observation_space("player_0")["observation"]
         self.action_space = self.aec.action_space("player_0")
+        self.opponent_spec = opponents
         self.opponent = make_agent(opponents, seed or 0, game="shadow_theater") if isinstance(opponents, str) else opponents
         self.fixed_seat = learner_seat
         self.games = 0
@@ -48,10 +50,15 @@ class ShadowTheaterGymEnv(gymnasium.Env):
         return reward
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        # Every game's chance comes from the env's generator (seeded by reset(seed=...)), so a
+        # seeded reset followed by unseeded ones repeats: the deal, the seat and the opponent.
         super().reset(seed=seed)
-        self.learner = self.fixed_seat if self.fixed_seat is not None else self.games % 2
+        game_seed = int(self.np_random.integers(2**31))
+        self.learner = self.fixed_seat if self.fixed_seat is not None else int(self.np_random.integers(2))
         self.games += 1
-        self.aec.reset(seed=seed)
+        if isinstance(self.opponent_spec, str):
+            self.opponent = make_agent(self.opponent_spec, game_seed, game="shadow_theater")
+        self.aec.reset(seed=game_seed)
         self._opponents_play()
         return self._obs(), dict(self.aec.infos[self.aec.possible_agents[self.learner]])
 

@@ -209,6 +209,30 @@ class ShadowTheaterJax:
         most = jnp.where(jade > jade[::-1], majority, 0)
         return (fed + cards + sets + most).astype(jnp.int32)
 
+    def unseen_card_value(self, s: State, viewer) -> jnp.ndarray:
+        """() float32: the mean points of the cards ``viewer`` has not seen this round (outside
+        its hand and the discard): what a hidden card is worth to it (engine.Game's twin)."""
+        unseen = (s.holder != viewer) & ~s.discarded
+        n = unseen.sum()
+        return jnp.where(n > 0, (unseen * self.t.card_points).sum() / jnp.maximum(n, 1), 0).astype(jnp.float32)
+
+    def public_points(self, s: State, viewer, seen_from: State | None = None) -> jnp.ndarray:
+        """(2,) float32: both seats' points if the round ended now, as ``viewer`` knows them at
+        ``seen_from`` (default ``s``): the cards it held there at their values, every other card
+        in a hand at unseen_card_value there (engine.Game.public_points)."""
+        seen_from = s if seen_from is None else seen_from
+        known = (seen_from.holder == viewer)[None, :] & (jnp.arange(2) == viewer)[:, None]       # (2, C)
+        valued = jnp.where(known, self.t.card_points[None, :], self.unseen_card_value(seen_from, viewer))
+        in_hand = s.holder[None, :] == jnp.arange(2)[:, None]                                   # (2, C)
+        true_cards = (in_hand * self.t.card_points[None, :]).sum(1)
+        return (self.points(s) - true_cards + (in_hand * valued).sum(1)).astype(jnp.float32)
+
+    def lookahead(self, s: State, action):
+        """(the state after ``action`` with the round's end not scored, whether it would be scored
+        now): what a seat may look ahead to without reading the hidden hands (engine.Game.lookahead)."""
+        out, begins, scores = self._act(s, action)
+        return self._rare(out, begins, jnp.bool_(False)), scores
+
     def _score_round(self, s: State) -> State:
         """Score the round, give a Lantern; the game ends or the next round starts."""
         pts = self.points(s)
@@ -375,7 +399,8 @@ class ShadowTheaterJax:
         supplies, reserve, deck left, my hand (C), the opponent's hand size, both kept scrolls
         (one-hot S each), my drawn pair in the draft (one-hot S each), Lanterns, phase (4), the
         King (3), board counts, King move pending, am I the starter, round, cards discarded (C),
-        and both seats' round points now."""
+        and both seats' round points now as this seat knows them (public_points: the opponent's
+        hand at the mean value of the cards this seat has not seen)."""
         me = jnp.asarray(player, jnp.int32)
         opp = 1 - me
         space = jnp.arange(self.spaces)
@@ -397,7 +422,7 @@ class ShadowTheaterJax:
             onehot(pair[0], S) * drafting, onehot(pair[1], S) * drafting,
             jnp.stack([s.lanterns[me], s.lanterns[opp]]) / 2.0, onehot(s.phase, 4), onehot(s.king, 3),
             s.board / self.spaces, s.king_ends_turn[None], (s.starter == me)[None], (s.round / MAX_ROUNDS)[None],
-            s.discarded.astype(jnp.float32), jnp.stack([self.points(s)[me], self.points(s)[opp]]) / 20.0,
+            s.discarded.astype(jnp.float32), self.public_points(s, me)[jnp.stack([me, opp])] / 20.0,
         ]).astype(jnp.float32)
         return {"planes": planes, "vector": vector}
 

@@ -179,13 +179,16 @@ export class BoardView {
       [["monkeys", sup.monkeys], ["jade", sup.jade], ["peaches", sup.peaches]].forEach(([k, n], i) =>
         g.append(counter(x + 14 + i * 74, y + 56, k, n, { size: 20 })));
       const pts = p.points;
-      g.append(s("text", { x: x + 240, y: y + 52, "font-size": 13, fill: "#fff", "font-weight": 700 }, `${pts.total} points now`),
+      // A hand face down (another seat's, before the round's end): its points are not known.
+      const known = pts.total !== null;
+      g.append(s("text", { x: x + 240, y: y + 52, "font-size": 13, fill: "#fff", "font-weight": 700 },
+        known ? `${pts.total} points now` : `${pts.without_cards} points + hand`),
         s("text", { x: x + 240, y: y + 68, "font-size": 9.5, fill: "#e6e6f5" },
-          `fed ${pts.fed_monkeys} · cards ${pts.cards} · jade ${pts.jade_sets + pts.most_jade}`));
+          `fed ${pts.fed_monkeys} · cards ${known ? pts.cards : "?"} · jade ${pts.jade_sets + pts.most_jade}`));
       // The scroll kept, or the two drawn (to keep one).
       const choices = d && d.seat === seat ? d.scrolls : [];
       if (p.scroll) g.append(scrollShape(x + 12, y + 80, w - 24, 50, p.scroll));
-      else if (p.drawn.length && !hidden.includes(seat)) {
+      else if (p.drawn.length && !hidden.includes(seat) && !p.drawn[0].hidden) {
         p.drawn.forEach((sc, k) => {
           const choice = choices.find((c) => c.choice === k);
           g.append(scrollShape(x + 12 + k * ((w - 24) / 2 + 2), y + 80, (w - 24) / 2 - 2, 50, sc,
@@ -202,7 +205,7 @@ export class BoardView {
         const cx = x + 12 + (k % perRow) * (cw + gap), cy = y + 156 + Math.floor(k / perRow) * (ch + 4);
         if (Math.floor(k / perRow) > 1) return;                // more than 12 cards: the count says it
         const playable = d && d.seat === seat ? d.cards.find((pc) => pc.card === c.id) : null;
-        g.append(cardShape(cx, cy, cw, ch, c, { back: hidden.includes(seat), playable, onClick: playable ? act(playable) : null }));
+        g.append(cardShape(cx, cy, cw, ch, c, { back: hidden.includes(seat) || c.hidden, playable, onClick: playable ? act(playable) : null }));
       });
       svg.append(g);
     });
