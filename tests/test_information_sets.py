@@ -104,8 +104,11 @@ def test_the_text_and_the_web_page_depend_only_on_the_seats_information(case):
 
 
 def test_every_agent_decides_from_the_seats_information_only(case):
+    """Two copies of each agent (same seed) decide in lockstep, one on the true positions, one on
+    the redrawn ones: their random streams stay equal, so any difference comes from the position."""
     name, games = case
-    agents = [n for n in known_names(name) if n not in SLOW_AGENTS]
+    pairs = {n: (make_agent(n, 3, game=name), make_agent(n, 3, game=name))
+             for n in known_names(name) if n not in SLOW_AGENTS}
     decided = 0
     for game in games:
         if game.game_over:
@@ -113,9 +116,9 @@ def test_every_agent_decides_from_the_seats_information_only(case):
         seat = game.current
         for other in redraws(game, seat):
             assert np.array_equal(game.legal_mask(), other.legal_mask())
-            for agent in agents:
-                mine = make_agent(agent, 3, game=name).act(game, game.legal_mask())
-                theirs = make_agent(agent, 3, game=name).act(other, other.legal_mask())
+            for agent, (on_true, on_redrawn) in pairs.items():
+                mine = on_true.act(game, game.legal_mask())
+                theirs = on_redrawn.act(other, other.legal_mask())
                 assert mine == theirs, f"{name}: {agent} chose {mine} and {theirs} on positions that differ only " \
                                        f"in what seat {seat} cannot see (decision {len(game.history)})"
                 decided += 1
