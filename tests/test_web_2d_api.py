@@ -106,9 +106,15 @@ def test_the_shadow_theater_state_is_the_engines(client):
         engine.apply(a)
         st = client.post(f"/api/games/{g['id']}/move", json={"action": a}).json()["state"]
     assert st["phase"] == "TURN" and st["decision"]["place"]
+    # Two people share the screen: the page is the one of the seat to play, the other hand face down.
     for seat, p in enumerate(st["players"]):
-        assert p["supply"]["monkeys"] == engine.supply[seat][0] and p["points"] == engine.round_points(seat)
-        assert [c["id"] for c in p["hand"]] == engine.hands[seat] and p["scroll"]["id"] == engine.scroll[seat]
+        assert p["supply"]["monkeys"] == engine.supply[seat][0] and p["scroll"]["id"] == engine.scroll[seat]
+        points = engine.round_points(seat)
+        if seat == engine.current:
+            assert p["points"] == points and [c["id"] for c in p["hand"]] == engine.hands[seat]
+        else:
+            assert p["points"]["total"] is None and p["points"]["without_cards"] == points["total"] - points["cards"]
+            assert p["hand"] == [{"id": None, "hidden": True}] * len(engine.hands[seat])
 
 
 def test_the_forbidden_city_state_is_the_engines(client):
