@@ -54,12 +54,20 @@ function renderDecision(state) {
   $("buttons").replaceChildren();
   $("shapes").replaceChildren();
   view.clearPreview();
-  if (!d) {
+  if (state.game_over) {
     $("decision-title").textContent = "The game is over";
     $("decision-words").textContent = "";
     view.setHighlights([]);
     view.setMarker(null);
     document.body.dataset.phase = "GAME_OVER";
+    return;
+  }
+  if (!d) {                       // another seat's decision, withheld from this page
+    document.body.dataset.phase = "WAIT";
+    $("decision-title").textContent = `Seat ${state.current + 1} is thinking…`;
+    $("decision-words").textContent = "";
+    view.setHighlights([]);
+    view.setMarker(null);
     return;
   }
   document.body.dataset.phase = mine ? d.phase : "WAIT";
@@ -107,20 +115,22 @@ function showFlat(g) {
   views.panel.renderFinal($("final"), st, g.seats);
   $("buttons").replaceChildren();
   $("shapes").replaceChildren();
-  if (!d) {
+  if (st.game_over) {
     $("decision-title").textContent = "The game is over";
     $("decision-words").textContent = "";
     document.body.dataset.phase = "GAME_OVER";
+  } else if (!mine || !d) {       // another seat's decision (withheld from this page)
+    document.body.dataset.phase = "WAIT";
+    $("decision-title").textContent = `Seat ${st.current + 1} is thinking…`;
+    $("decision-words").textContent = "";
   } else {
-    document.body.dataset.phase = mine ? d.phase : "WAIT";
-    $("decision-title").textContent = mine ? `Your decision: ${d.words}` : `Seat ${d.seat + 1} is thinking…`;
-    $("decision-words").textContent = mine ? views.panel.decisionWords(d) : "";
-    if (mine) {
-      for (const b of d.buttons) {
-        const btn = el("button", { "data-action": b.action, class: "decision-button" }, b.label);
-        btn.addEventListener("click", () => send(b.action));
-        $("buttons").append(btn);
-      }
+    document.body.dataset.phase = d.phase;
+    $("decision-title").textContent = `Your decision: ${d.words}`;
+    $("decision-words").textContent = views.panel.decisionWords(d);
+    for (const b of d.buttons) {
+      const btn = el("button", { "data-action": b.action, class: "decision-button" }, b.label);
+      btn.addEventListener("click", () => send(b.action));
+      $("buttons").append(btn);
     }
   }
   if (!mine) $("extra").replaceChildren();

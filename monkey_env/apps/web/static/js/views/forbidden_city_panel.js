@@ -23,7 +23,7 @@ export function renderPlayers(root, state, seats, { hidden = [] } = {}) {
     const current = !state.game_over && p.seat === state.current;
     const held = p.held && !hidden.includes(p.seat)
       ? el("div", { class: "held" }, tileIcon(p.held.face, { owner: p.colour, size: 40 }), el("span", { class: "small" }, ` in hand: ${p.held.words}`))
-      : el("div", { class: "small" }, p.held ? "a tile in hand (hidden)" : "no tile in hand");
+      : el("div", { class: "small" }, p.holds ? "a tile in hand (hidden)" : "no tile in hand");
     root.append(el("div", { class: `player${current ? " current" : ""}`, "data-seat": p.seat },
       el("div", { class: "player-head" },
         el("span", { class: "swatch", style: `background:${SEAT[p.colour]}` }),
