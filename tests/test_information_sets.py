@@ -123,3 +123,25 @@ def test_every_agent_decides_from_the_seats_information_only(case):
                                        f"in what seat {seat} cannot see (decision {len(game.history)})"
                 decided += 1
     assert decided > 0
+
+
+def test_the_environments_infos_depend_only_on_the_seats_information(case):
+    """The PettingZoo env's infos (and so the Gymnasium view's and the VecEnv's) at each position
+    and its redraws: the env is put at the position's JAX state and refreshed."""
+    name, games = case
+    pg = policy_game(name)
+    env = game_spec(name).load("raw_env")()
+    env.reset(seed=0)
+
+    def infos(game):
+        env.state = pg.state_of(game)
+        env._refresh()
+        return dict(env.infos)
+
+    for game in games:
+        mine = infos(game)
+        for seat in range(seats_of(game)):
+            agent = env.possible_agents[seat]
+            for other in redraws(game, seat):
+                assert same(mine[agent], infos(other)[agent]), \
+                    f"{name}, seat {seat}, decision {len(game.history)}: the infos carry hidden information"
