@@ -176,6 +176,37 @@ def test_a_run_writes_its_curve_and_checkpoints_and_resumes(trained, tmp_path):
     assert float(rows[-1]["minutes"]) >= float(rows[0]["minutes"])
 
 
+def test_the_budget_is_this_commands_wall_time_and_a_resume_gets_its_own(trained, tmp_path):
+    """budget_minutes bounds the whole command (compilation and evaluations included) and a
+    resume starts a fresh budget: a short resume of a run that already spent more still learns."""
+    import time
+
+    from monkey_env.apps.training_run import run
+
+    cfg, *_ = trained
+    t0 = time.perf_counter()
+    folder = run(cfg.model_copy(update={"total_decisions": 60, "out_dir": str(tmp_path)}), run_dir=tmp_path / "run",
+                 log=lambda *_: None, progress=False)
+    first = time.perf_counter() - t0
+    decisions = int(list(csv.DictReader((folder / "curve.csv").open()))[-1]["decisions"])
+    budget = 1.5 * first                    # more than a start (compilation) takes, less than the run so far
+    endless = cfg.model_copy(update={"total_decisions": 10**9, "budget_minutes": budget / 60})
+    said = []
+    t0 = time.perf_counter()
+    run(endless, resume=folder, log=said.append, progress=False)
+    wall = time.perf_counter() - t0
+    assert wall <= budget + max(10.0, 0.5 * first), (wall, budget, said)
+    resumed = [line for line in said if line.startswith("done:")][0]
+    assert int(resumed.split()[1].replace(",", "")) > decisions, said
+
+
+def test_an_evaluation_is_cut_in_chunks_that_keep_the_seats_alternated():
+    from monkey_env.apps.training_run import evaluation_chunk
+
+    assert evaluation_chunk(200, 2) == 50 and evaluation_chunk(200, 4) == 40 and evaluation_chunk(30, 2) == 30
+    assert evaluation_chunk(7, 2) == 7 and evaluation_chunk(96, 3) == 48
+
+
 def test_training_configs_choose_their_trainer_and_name_bad_fields(tmp_path):
     assert load_config("configs/train/ppo_jax.yaml").trainer == "jax"
     assert load_config("configs/train/ppo_sb3.yaml").trainer == "sb3"

@@ -11,7 +11,8 @@ refreshed every ``snapshot_every_steps``). Every ``eval_every_steps`` the curren
 plays ``eval_games`` games against random and against greedy (seats alternated, greedy
 decisions), and the win rates go to the learning curve (``curve.csv``), TensorBoard and the
 terminal; a checkpoint is saved each time. Training stops at ``total_timesteps`` or after
-``budget_minutes`` of wall time, whichever comes first.
+``budget_minutes`` of the command's wall time (building the env and the evaluations count; an
+evaluation that no longer fits in what is left is skipped), whichever comes first.
 
 A run writes into ``out_dir/<name>-seed<seed>-<time>/``: ``config.yaml`` (as run),
 ``tensorboard/``, ``checkpoints/step_<n>.zip``, ``final.zip``, ``curve.csv``, ``curve.png``.
@@ -64,7 +65,7 @@ class TrainConfig(BaseModel):
     # readings, config_dir, reward_mode ...), as everywhere else.
     game: GameOptions = Field(default_factory=GameOptions)
     num_envs: int = Field(64, ge=1, description="games stepped together")
-    budget_minutes: float = Field(60.0, gt=0, description="wall-time limit of the training")
+    budget_minutes: float = Field(60.0, gt=0, description="wall time of the whole command, evaluations included")
     total_timesteps: int = Field(3_000_000, ge=1, description="learner decisions, at most")
     opponents: dict[Literal["random", "greedy", "self"], float] = {"random": 0.3, "greedy": 0.5, "self": 0.2}
     snapshot_every_steps: int = Field(40_000, ge=1)
@@ -161,6 +162,10 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
     from monkey_env.agents.registry import make_agent
     from monkey_env.monkey_palace.envs.vec_env import JaxVecEnv
 
+    # The budget is this command's wall time from here: building the env (compiling the engine),
+    # learning and evaluations all count (training_run.py does the same for the JAX trainer).
+    t0 = time.perf_counter()
+    deadline = t0 + cfg.budget_minutes * 60
     stamp = time.strftime("%Y%m%d-%H%M%S")
     run_dir = Path(run_dir) if run_dir else Path(cfg.out_dir) / f"{cfg.name}-seed{cfg.seed}-{stamp}"
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
@@ -188,10 +193,17 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
     curve_path = run_dir / "curve.csv"
     with curve_path.open("w", newline="") as f:
         csv.writer(f).writerow(["step", "minutes"] + [f"win_rate_vs_{o}" for o in eval_against])
-    t0 = time.perf_counter()
+    last_eval_seconds = 0.0
 
     def evaluate_now(step: int) -> None:
+        nonlocal last_eval_seconds
+        started = time.perf_counter()
+        if started + last_eval_seconds > deadline and evaluated:
+            log(f"step {step:>9,}: the evaluation skipped, {max(0.0, deadline - started):.0f} s of the budget left "
+                f"and the last took {last_eval_seconds:.0f} s")
+            return
         rates = win_rates(model, eval_against, cfg, seed=10_000 + step)
+        last_eval_seconds = time.perf_counter() - started
         minutes = (time.perf_counter() - t0) / 60
         with curve_path.open("a", newline="") as f:
             csv.writer(f).writerow([step, f"{minutes:.2f}"] + [f"{rates[o]:.4f}" for o in eval_against])
@@ -215,11 +227,11 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
             if self.num_timesteps >= self.next_eval:
                 evaluate_now(self.num_timesteps)
                 self.next_eval += cfg.eval_every_steps
-            return (time.perf_counter() - t0) / 60 < cfg.budget_minutes
+            return time.perf_counter() < deadline
 
     evaluate_now(0)
     model.learn(total_timesteps=cfg.total_timesteps, callback=Schedule(), tb_log_name="ppo", progress_bar=False)
-    if evaluated[-1] != model.num_timesteps:
+    if evaluated[-1] != model.num_timesteps and time.perf_counter() < deadline:
         evaluate_now(model.num_timesteps)
     model.save(run_dir / "final.zip")
     plot_curve(curve_path, run_dir / "curve.png", title=f"{cfg.name}, seed {cfg.seed}")

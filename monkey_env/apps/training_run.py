@@ -5,10 +5,16 @@ watching or resuming it needs.
 
 The loop calls :meth:`Trainer.iteration` (rollout and update, one compiled program) and, every
 ``eval.every_decisions`` learner decisions, :meth:`Trainer.evaluate` against random, greedy and
-the best checkpoint so far (one compiled program for the three); the wall-time budget counts
-both. A run folder holds ``config.yaml`` (as run), ``tensorboard/``, ``curve.csv`` and
-``curve.png`` (win rates against decisions and minutes), ``checkpoints/decisions_<n>.msgpack``
-(playing checkpoints, the agent's format), ``best.msgpack`` (the best against greedy so far),
+the best checkpoint so far (one compiled program for the three). ``budget_minutes`` is the wall
+time of this command, from its start: compilation, iterations and evaluations all count, and a
+resumed run gets the whole budget again. The budget is checked before every iteration and
+between the chunks of an evaluation (an evaluation cut short by it is dropped, and the final one
+is skipped when the last one's duration no longer fits), so a run ends within its budget plus
+one iteration or one evaluation chunk. The progress bar counts the budget's seconds.
+
+A run folder holds ``config.yaml`` (as run), ``tensorboard/``, ``curve.csv`` and ``curve.png``
+(win rates against decisions and minutes), ``checkpoints/decisions_<n>.msgpack`` (playing
+checkpoints, the agent's format), ``best.msgpack`` (the best against greedy so far),
 ``final.msgpack`` and ``resume.msgpack`` (the whole training state: parameters, optimizer,
 league, keys, counters). A resumed run starts fresh games (the games in play are not saved)
 and goes on counting decisions, minutes and the curve from where it stopped.
@@ -76,6 +82,14 @@ def plot_curve(csv_path: Path, png_path: Path, title: str = "") -> None:
     plt.close(fig)
 
 
+def evaluation_chunk(games: int, players: int) -> int:
+    """Games per compiled evaluation call: the largest divisor of ``games`` up to 64 that keeps the
+    seats alternated (a multiple of ``players``), else all of them; the budget is checked between
+    chunks."""
+    fitting = [c for c in range(players, min(games, 64) + 1, players) if games % c == 0]
+    return max(fitting) if fitting else games
+
+
 def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=print, progress: bool = True) -> Path:
     import jax
     from tqdm import tqdm
@@ -83,6 +97,8 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
     from monkey_env.agents.ppo_jax import save_checkpoint
     from monkey_env.apps.jax_trainer import GREEDY, RANDOM, SNAPSHOT, make_train
 
+    command_start = time.perf_counter()
+    deadline = command_start + cfg.budget_minutes * 60
     if resume is not None:
         run_dir = Path(resume)
         if not (run_dir / "resume.msgpack").exists():
@@ -113,17 +129,39 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
             csv.writer(f).writerow(CURVE_FIELDS)
     from torch.utils.tensorboard import SummaryWriter   # imported late: torch is heavy
     writer = SummaryWriter(str(run_dir / "tensorboard"))
-    budget = cfg.budget_minutes * 60
-    start = time.perf_counter() - extra["seconds"]
-    elapsed = lambda: time.perf_counter() - start  # noqa: E731
-    key = jax.random.PRNGKey(cfg.seed + 7919 * (1 + extra["decisions"]))
+    sitting_start, trained_before = time.perf_counter(), extra["seconds"]
 
-    def evaluate_now():
-        nonlocal key, best_params
+    def budget_left() -> float:
+        """Seconds left of this command's budget (the one clock the budget is checked on)."""
+        return deadline - time.perf_counter()
+
+    def elapsed() -> float:
+        """The run's seconds over all its sittings (the curve's minutes)."""
+        return trained_before + time.perf_counter() - sitting_start
+
+    key = jax.random.PRNGKey(cfg.seed + 7919 * (1 + extra["decisions"]))
+    chunk = evaluation_chunk(cfg.eval.games, cfg.eval.players)
+    last_eval_seconds = 0.0
+
+    def evaluate_now(final: bool = False):
+        """Win rates against random, greedy and the best so far, or None when the budget ran out."""
+        nonlocal key, best_params, last_eval_seconds
+        if final and budget_left() < last_eval_seconds:
+            log(f"the final evaluation skipped: {budget_left():.0f} s of the budget left, the last took "
+                f"{last_eval_seconds:.0f} s")
+            return None
+        t0 = time.perf_counter()
         key, k = jax.random.split(key)
-        games = cfg.eval.games
-        rates = {name: float(trainer.evaluate(runner.params, best_params, kind, games, k))
-                 for name, kind in (("random", RANDOM), ("greedy", GREEDY), ("best", SNAPSHOT))}
+        won = {name: 0.0 for name in ("random", "greedy", "best")}
+        for i in range(cfg.eval.games // chunk):
+            for kind, name in ((RANDOM, "random"), (GREEDY, "greedy"), (SNAPSHOT, "best")):
+                share = trainer.evaluate(runner.params, best_params, kind, chunk, jax.random.fold_in(k, i))
+                won[name] += float(share) * chunk
+            if budget_left() <= 0 and i + 1 < cfg.eval.games // chunk:
+                log(f"an evaluation cut short by the budget after {(i + 1) * chunk} of {cfg.eval.games} games: dropped")
+                return None
+        last_eval_seconds = time.perf_counter() - t0
+        rates = {name: w / cfg.eval.games for name, w in won.items()}
         row = [int(runner.iteration), extra["decisions"], f"{elapsed() / 60:.2f}"] + [f"{rates[o]:.4f}" for o in
                                                                                    ("random", "greedy", "best")]
         with curve.open("a", newline="") as f:
@@ -141,15 +179,18 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
             + ", ".join(f"vs {o} {r:.3f}" for o, r in rates.items()) + f"  [{path.name}]")
         return rates
 
-    bar = tqdm(total=cfg.total_decisions, initial=extra["decisions"], unit="dec", disable=not progress,
-               dynamic_ncols=True, smoothing=0.3)
+    budget = cfg.budget_minutes * 60
+    bar = tqdm(total=round(budget), unit="s", disable=not progress, dynamic_ncols=True,
+               bar_format="{l_bar}{bar}| {n:.0f}/{total} s of the budget [{elapsed}<{remaining}{postfix}]")
+    bar.update(round(min(budget, budget - budget_left())))
     compiled_at = None
-    while extra["decisions"] < cfg.total_decisions and elapsed() < budget:
+    while extra["decisions"] < cfg.total_decisions and budget_left() > 0:
         if extra["decisions"] >= extra["next_eval"]:
             rates = evaluate_now()
-            bar.set_postfix(vs_random=f"{rates['random']:.2f}", vs_greedy=f"{rates['greedy']:.2f}")
+            if rates is not None:
+                bar.set_postfix(decisions=f"{extra['decisions']:,}", vs_greedy=f"{rates['greedy']:.2f}")
             extra["next_eval"] += cfg.eval.every_decisions
-            if elapsed() >= budget:
+            if budget_left() <= 0:
                 break
         key, k_fresh = jax.random.split(key)
         t0 = time.perf_counter()
@@ -161,7 +202,8 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
         n = int(metrics["learner_decisions"])
         extra["decisions"] += n
         extra["seconds"] = elapsed()
-        bar.update(n)
+        bar.update(max(0, round(min(budget, budget - budget_left())) - bar.n))
+        bar.set_postfix(decisions=f"{extra['decisions']:,}", refresh=False)
         for k, v in metrics.items():
             writer.add_scalar(f"train/{k}", v, extra["decisions"])
         writer.add_scalar("train/decisions_per_second", n / max(time.perf_counter() - t0, 1e-9), extra["decisions"])
@@ -169,11 +211,12 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
             _save_resume(run_dir / "resume.msgpack", runner, extra)
     bar.close()
     extra["seconds"] = elapsed()
-    evaluate_now()
+    evaluate_now(final=True)
     _save_resume(run_dir / "resume.msgpack", runner, extra)
     save_checkpoint(run_dir / "final.msgpack", runner.params, network, {**meta, "decisions": extra["decisions"]})
     writer.close()
     plot_curve(curve, run_dir / "curve.png", title=f"{cfg.name} ({cfg.game}), seed {cfg.seed}")
-    log(f"done: {extra['decisions']:,} learner decisions in {elapsed() / 60:.1f} min; best vs greedy "
+    log(f"done: {extra['decisions']:,} learner decisions in {elapsed() / 60:.1f} min of training "
+        f"({(time.perf_counter() - command_start) / 60:.1f} min this command); best vs greedy "
         f"{extra['best_rate']:.3f}; run in {run_dir}")
     return run_dir

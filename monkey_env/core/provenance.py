@@ -1,0 +1,62 @@
+"""Where a published figure comes from: the command, the code's commit, the checkpoints read, the
+date, the machine and its load, and how long the run took. Every report and benchmark of the
+product carries this block (``provenance(...)``), so a figure can be reproduced or found stale.
+
+    record = {**results, "provenance": provenance(started=t0, checkpoints=[path])}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def _commit() -> str | None:
+    """The repository's commit (with ``+dirty`` when files differ from it), or None outside a clone."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
+def file_hash(path: str | Path) -> str:
+    """The first 16 hex digits of a file's SHA-256 (what a checkpoint's figures were made with)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def load_average() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def provenance(*, started: float | None = None, checkpoints=(), command: list[str] | None = None,
+               load_before: list[float] | None = None) -> dict:
+    """The provenance block of a report. ``started``: the run's ``time.perf_counter()`` at its
+    start (its seconds are recorded); ``checkpoints``: files whose hashes the figures depend on;
+    ``command``: the command line (this process's by default); ``load_before``: the load average
+    taken when the run began (the one now is recorded too)."""
+    argv = command if command is not None else [Path(sys.argv[0]).name] + sys.argv[1:]
+    out = {
+        "command": shlex.join(argv),
+        "commit": _commit(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
+                    "load_average_before": load_before, "load_average_after": load_average()},
+        "checkpoints": {str(p): file_hash(p) for p in checkpoints if Path(p).is_file()},
+    }
+    if started is not None:
+        out["seconds"] = round(time.perf_counter() - started, 1)
+    return out
