@@ -17,6 +17,16 @@ import time
 from pathlib import Path
 
 
+_command: list[str] | None = None
+
+
+def set_command(argv: list[str]) -> None:
+    """The command line a report is made by, as the person typed it (the CLI calls this with its
+    argv; otherwise this process's argv is taken)."""
+    global _command
+    _command = ["monkey-palace", *argv]
+
+
 def _commit() -> str | None:
     """The repository's commit (with ``+dirty`` when files differ from it), or None outside a clone."""
     root = Path(__file__).resolve().parents[2]
@@ -48,7 +58,7 @@ def provenance(*, started: float | None = None, checkpoints=(), command: list[st
     start (its seconds are recorded); ``checkpoints``: files whose hashes the figures depend on;
     ``command``: the command line (this process's by default); ``load_before``: the load average
     taken when the run began (the one now is recorded too)."""
-    argv = command if command is not None else [Path(sys.argv[0]).name] + sys.argv[1:]
+    argv = command or _command or [Path(sys.argv[0]).name] + sys.argv[1:]
     out = {
         "command": shlex.join(argv),
         "commit": _commit(),
@@ -60,3 +70,19 @@ def provenance(*, started: float | None = None, checkpoints=(), command: list[st
     if started is not None:
         out["seconds"] = round(time.perf_counter() - started, 1)
     return out
+
+
+def shipped_checkpoints(agent_names) -> list[Path]:
+    """The shipped checkpoint files a run's figures may depend on: all of them when a learned
+    agent (``ppo*``, ``mcts*``, or a checkpoint path) played, else none."""
+    if not any(str(a).startswith(("ppo", "mcts")) for a in agent_names):
+        return []
+    folder = Path(__file__).resolve().parents[2] / "agents" / "checkpoints"
+    return sorted(folder.glob("*.msgpack")) + sorted(folder.glob("*.zip"))
+
+
+def stamp(report: dict, agent_names) -> dict:
+    """Put the provenance block in ``report["meta"]`` unless it has one (a report rebuilt from saved
+    figures keeps the original's)."""
+    report["meta"].setdefault("provenance", provenance(checkpoints=shipped_checkpoints(agent_names)))
+    return report

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from monkey_env.apps.balance.stats import Estimate, chisq_uniform, mean_ci, wilson
+from monkey_env.core.provenance import stamp
 
 
 def seat_section(table) -> dict:
@@ -91,7 +92,7 @@ def run(spec, args) -> int:
     meta = {"game": spec.name, "title": spec.title, "games": games // len(counts), "agent": name, "seed": args.seed,
             "engine": "jax" if batched else "reference", "seconds": time.perf_counter() - t0,
             "players": [c for c in counts if c]}
-    report = {"meta": meta, "sections": sections}
+    report = stamp({"meta": meta, "sections": sections}, [name])
     (out / "figures.json").write_text(json.dumps(_json_ready(report), indent=1))
     page = out / "report.md"
     page.write_text(markdown(report))

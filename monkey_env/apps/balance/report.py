@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from monkey_env.apps.balance.analysis import COLOURS  # noqa: E402
+from monkey_env.core.provenance import stamp  # noqa: E402  (after matplotlib.use, as the imports above)
 
 PILE_COLOURS = {"multi": "#8c6d31", "light": "#74c476", "dark": "#238b45", "gold": "#e6ab02"}
 SEAT_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"]
@@ -458,6 +459,8 @@ BIASES = """The win rate of a card's buyers against non-buyers is an association
 def write(fig: dict, out: str | Path) -> Path:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    agents = fig["meta"].get("plan", {}).get("agents", [])
+    stamp(fig, agents)
     (out / "figures.json").write_text(json.dumps(clean(fig), indent=1, allow_nan=False))
     pngs = []
     for f in (plot_seats, plot_maps, plot_skill, plot_cards, plot_options, plot_whatif):
@@ -465,11 +468,16 @@ def write(fig: dict, out: str | Path) -> Path:
     found = findings(fig)
     tabs = tables(fig)
     meta = fig["meta"]
+    prov = meta.get("provenance") or {}
     head = (f"{meta['games_total']} games; agents: {', '.join(meta.get('plan', {}).get('agents', []))}"
             f"{' (skill: ' + ', '.join(meta['plan']['skill']) + ')' if meta.get('plan', {}).get('skill') else ''}; "
             f"played in {meta.get('seconds_total', 0):.0f} s (batch {meta.get('batch')}, seed {meta.get('seed')}); "
             f"95% intervals everywhere; a difference whose interval holds 0 is marked not significant."
-            + (" INCOMPLETE RUN: the games played before it stopped." if meta.get("complete") is False else ""))
+            + (" INCOMPLETE RUN: the games played before it stopped." if meta.get("complete") is False else "")
+            + (f" Made {prov['date']} at commit {prov['commit']} by `{prov['command']}` on {prov['machine']['cores']} "
+               f"cores (load {prov['machine']['load_average_before']} before, {prov['machine']['load_average_after']} "
+               f"after); checkpoints {prov['checkpoints'] or 'none'}." if prov else " Provenance: not recorded (an "
+               "older report)."))
     # Markdown
     md = ["# Monkey Palace balance report", "", head, "", "## Findings", ""] + [f"- {x}" for x in found] + [""]
     md += ["## Biases of the card figures", "", BIASES, ""]
