@@ -21,6 +21,8 @@ import importlib
 import inspect
 from typing import Callable
 
+from monkey_env.games import DEFAULT_GAME  # the registry says which game is the default, once
+
 
 def _random(seed: int):
     from monkey_env.agents.random_agent import RandomAgent
@@ -88,7 +90,6 @@ BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _gr
                                                 "ppo-sb3-sample": _ppo_sb3_sample, "mcts": _mcts}
 
 
-DEFAULT_GAME = "monkey_palace"
 GENERIC: dict[str, Callable[[int], object]] = {"random": _random}   # agents that play every game
 
 
