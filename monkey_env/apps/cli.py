@@ -79,6 +79,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     check_agents("--agents", list(dict.fromkeys(names)), spec.name)
     from monkey_env.apps.results_table import play_games
 
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
     monkey_palace = spec.name == DEFAULT_GAME
     data = options.game_data() if monkey_palace else None
     out_dir = Path(args.out) if args.out else None
@@ -325,9 +327,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.command != "show":        # show checks it against the file's game
             check_config_dir(chosen_game().name, getattr(args, "config_dir", None))
         return args.func(args)
-    except BadArgument as e:              # argparse's way: one line naming the flag, exit 2
-        print(f"monkey-palace {args.command}: error: {e}", file=sys.stderr)
-        return 2
     except (ConfigError, SaveFileError, OptionsError, ValueError) as e:
         print(f"monkey-palace: error: {e}", file=sys.stderr)
         return 2

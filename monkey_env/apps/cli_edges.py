@@ -15,7 +15,8 @@ STOPPED = 130                   # the exit status of a command stopped with Ctrl
 
 
 class BadArgument(ValueError):
-    """A command-line value that cannot be used: apps.cli.main prints it argparse's way and exits 2."""
+    """A command-line value that cannot be used: apps.cli.main prints it as one line naming the flag
+    (``monkey-palace: error: argument --seed: ...``) and exits 2, as argparse does."""
 
     def __init__(self, flag: str, problem: str):
         super().__init__(f"argument {flag}: {problem}")
@@ -42,14 +43,14 @@ def check_values(args: argparse.Namespace, spec=None) -> None:
             count = f"{lo}" if lo == hi else f"{lo} to {hi}"
             raise BadArgument("--players", f"{spec.title} is played by {count} players, got {players}")
     games = getattr(args, "games", None)
-    if type(games) is int and not 1 <= games <= MAX_GAMES:
-        raise BadArgument("--games", f"must be 1 to {MAX_GAMES:,} (every game's results are kept in memory), "
+    if type(games) is int and games > MAX_GAMES:      # fewer than 1: each command says so its own way
+        raise BadArgument("--games", f"at most {MAX_GAMES:,} (every game's results are kept in memory), "
                                      f"got {games:,}")
     seed = getattr(args, "seed", None)
     if type(seed) is int:
         if not 0 <= seed <= MAX_SEED:
             raise BadArgument("--seed", f"must be 0 to 2^63 - 1 ({MAX_SEED}), got {seed}")
-        if type(games) is int and seed + games - 1 > MAX_SEED:
+        if type(games) is int and games >= 1 and seed + games - 1 > MAX_SEED:
             raise BadArgument("--seed", f"the games use seeds {seed} to {seed + games - 1}, past 2^63 - 1 ({MAX_SEED}): "
                                         f"a smaller seed or fewer games")
 

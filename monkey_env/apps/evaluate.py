@@ -142,6 +142,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from monkey_env.apps.cli_edges import STOPPED, check_agents, stopped
 
     names = split_agent_names(args.agents)
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
     spec = chosen_game()
     options = game_options(args)   # validates --players, --map and --seed with the rest
     check_agents("--agents", names, spec.name)
