@@ -164,6 +164,9 @@ def make_agent(name: str, seed: int = 0, game: str = DEFAULT_GAME):
     cls = getattr(module, class_name, None)
     if cls is None:
         raise ValueError(f"agent {name!r}: module {module_name!r} has no {class_name!r}")
+    if not inspect.isclass(cls):       # never call a function (os:system) as if it made an agent
+        raise ValueError(f"agent {name!r}: {module_name}.{class_name} is a {'function' if inspect.isroutine(cls) else type(cls).__name__}, not an agent class "
+                         "(package.module:Class, with act(game, mask) or act_batch)")
     takes_seed = "seed" in inspect.signature(cls).parameters
     agent = cls(seed=seed) if takes_seed else cls()
     if not (hasattr(agent, "act") or hasattr(agent, "act_batch")):

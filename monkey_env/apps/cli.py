@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import statistics
 import sys
 from pathlib import Path
 
 from monkey_env.monkey_palace.config import ConfigError
-from monkey_env.monkey_palace.engine import Game, SaveFileError, _read_json
+from monkey_env.monkey_palace.engine import SaveFileError
+from monkey_env.apps.cli_edges import (STOPPED, BadArgument, check_config_dir, check_output_file,  # noqa: F401
+                                     check_values)
 from monkey_env.core.jax_cache import enable_compilation_cache
 from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
 from monkey_env.games import DEFAULT_GAME, game_names, game_spec
@@ -65,38 +68,46 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     spec = chosen_game()
+    options = game_options(args)          # every game option flag and --config-dir; game i uses seed + i
+    players = int(getattr(options, "players", 2))
     names = split_agent_names(args.agents)
     if len(names) == 1:
-        names = names * args.players
-    if len(names) != args.players:
-        raise SystemExit(f"--agents needs 1 or {args.players} names, got {len(names)}")
-    for n in names:
-        try:
-            make_agent(n, 0, game=spec.name)
-        except ValueError as e:
-            raise SystemExit(str(e))
+        names = names * players
+    if len(names) != players:
+        raise BadArgument("--agents", f"{players} players need 1 or {players} names, got {len(names)}: {args.agents}")
+    from monkey_env.apps.cli_edges import check_agents, stopped
+    check_agents("--agents", list(dict.fromkeys(names)), spec.name)
     from monkey_env.apps.results_table import play_games
 
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
-    options = game_options(args)          # every game option flag and --config-dir; game i uses seed + i
     monkey_palace = spec.name == DEFAULT_GAME
     data = options.game_data() if monkey_palace else None
     out_dir = Path(args.out) if args.out else None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
+    finished = [0]
 
     def each(game, result) -> None:
         if out_dir:
             game.save(out_dir / f"game_{result['seed']}.json")
         if args.json:
             print(json.dumps(result), flush=True)
+        finished[0] += 1
 
     bar = tqdm(total=args.games, desc="games", unit="game", file=sys.stderr, disable=args.quiet)
     # Fresh agents per game, seeded from the game's seed: the same command plays the same games.
-    table = play_games(lambda i, seed: [make_agent(n, seed=seed * 10 + s, game=spec.name) for s, n in enumerate(names)],
-                       options, range(options.seed, options.seed + args.games), names=names, engine="reference",
-                       data=data, on_game=each, progress=bar.update)
+    try:
+        table = play_games(lambda i, seed: [make_agent(n, seed=seed * 10 + s, game=spec.name) for s, n in enumerate(names)],
+                           options, range(options.seed, options.seed + args.games), names=names, engine="reference",
+                           data=data, on_game=each, progress=bar.update)
+    except KeyboardInterrupt:         # as tournament: the finished games kept, one line, exit 130
+        bar.close()
+        kept = (f"the finished games are saved in {out_dir}" if out_dir else
+                "their results are printed above" if args.json else
+                "nothing is kept (--out FOLDER saves each finished game, --json prints it)")
+        print("\n" + stopped("simulate", finished[0], args.games, kept), file=sys.stderr)
+        return STOPPED
     bar.close()
     if not args.json:
         print(summarise(table, names, f"map {options.map}" if monkey_palace else spec.title, spec.score_name))
@@ -126,38 +137,29 @@ def summarise(table, names: list[str], where: str = "", score_name: str = "Banan
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    raw = _read_json(args.file)
-    spec = game_spec(raw["game"]) if isinstance(raw.get("game"), str) and raw["game"] in game_names() else chosen_game()
-    if spec.name != DEFAULT_GAME:
-        return show_any_game(spec, raw, args)
-    from monkey_env.monkey_palace.text_view import game_text
+    """Any save or record (play's, an engine's, a browser games-folder file): the game is read
+    from the file, its decisions replayed and a save's position checked against them."""
+    from monkey_env.apps.saves import load_game, open_file
 
-    data = None
-    if args.config_dir:   # the game data now live elsewhere than the file's options say
-        from monkey_env.monkey_palace.game_data import load_game_data
-        data = load_game_data(str(raw.get("options", {}).get("map", "1")), config_dir=args.config_dir)
-    game = Game.replay(raw, data) if "actions" in raw else Game.from_dict(raw, data)
-    print(game_text(game))
     if args.png:
-        from monkey_env.monkey_palace.render import game_picture as picture, save_png
-
-        save_png(picture(game), args.png)
-        print(f"picture of the palace: {args.png}")
-    return 0
-
-
-def show_any_game(spec, raw: dict, args: argparse.Namespace) -> int:
-    """show for a game other than Monkey Palace: its reference engine, text view and picture parts."""
-    Game = spec.load("reference")
-    if args.config_dir and isinstance(raw.get("options"), dict):   # the game data now live elsewhere
-        raw = {**raw, "options": {**raw["options"], "config_dir": args.config_dir}}
-    game = Game.replay(raw) if "actions" in raw else Game.from_dict(raw)
+        check_output_file(args.png, "--png")
+    opened = open_file(args.file)
+    check_config_dir(opened.spec.name, args.config_dir)
+    game = load_game(opened, config_dir=args.config_dir)
+    spec = opened.spec
     print(spec.load("text")(game))
     if args.png:
         if not spec.has("picture"):
             raise ValueError(f"{spec.title} has no picture")
-        save_image(spec.load("picture")(game), args.png)
-        print(f"picture of the position: {args.png}")
+        try:
+            if spec.name == DEFAULT_GAME:
+                from monkey_env.monkey_palace.render import game_picture as picture, save_png
+                save_png(picture(game), args.png)
+            else:
+                save_image(spec.load("picture")(game), args.png)
+        except OSError as e:
+            raise ValueError(f"--png: cannot write {args.png} ({e.strerror})") from None
+        print(f"picture of the {'palace' if spec.name == DEFAULT_GAME else 'position'}: {args.png}")
     return 0
 
 
@@ -321,10 +323,23 @@ def main(argv: list[str] | None = None) -> int:
 
     args = parser.parse_args(argv)
     try:
+        check_values(args, chosen_game())
+        if args.command != "show":        # show checks it against the file's game
+            check_config_dir(chosen_game().name, getattr(args, "config_dir", None))
         return args.func(args)
     except (ConfigError, SaveFileError, OptionsError, ValueError) as e:
         print(f"monkey-palace: error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:             # a command with work to keep says what it kept itself
+        print(f"\nmonkey-palace {args.command}: stopped (Ctrl-C)", file=sys.stderr)
+        return STOPPED
+    except BrokenPipeError:               # the reader of the output stopped (| head): no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except MemoryError:
+        print(f"monkey-palace {args.command}: error: out of memory (fewer --games, or a smaller --batch)",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

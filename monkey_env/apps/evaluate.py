@@ -64,15 +64,33 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
 
     bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, disable=not progress)
     parts = []
-    for rotation in range(rotations):
-        count = games // rotations + (1 if rotation < games % rotations else 0)
-        if count == 0:
-            continue
-        order = seat_agents(names, players, rotation)
-        parts.append(play_games([agents[n] for n in order], game_options, np.arange(seed, seed + count), names=order,
-                                engine="jax" if batched else "reference", batch=batch,
-                                agent_key=lambda chunk: int(chunk[0]), progress=bar.update))
+    try:
+        for rotation in range(rotations):
+            count = games // rotations + (1 if rotation < games % rotations else 0)
+            if count == 0:
+                continue
+            order = seat_agents(names, players, rotation)
+            parts.append(play_games([agents[n] for n in order], game_options, np.arange(seed, seed + count),
+                                    names=order, engine="jax" if batched else "reference", batch=batch,
+                                    agent_key=lambda chunk: int(chunk[0]), progress=bar.update))
+    except KeyboardInterrupt:
+        bar.close()
+        done = sum(p.n for p in parts)
+        raise Stopped(done, games, _report(parts, names, players, map, done, seed, agents, batched, game)
+                      if parts else None) from None
     bar.close()
+    return _report(parts, names, players, map, games, seed, agents, batched, game)
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C during evaluate: the games finished (whole seat rotations) and their report, if any."""
+
+    def __init__(self, done: int, total: int, report: dict | None):
+        super().__init__(f"stopped after {done} of {total} games")
+        self.done, self.total, self.report = done, total, report
+
+
+def _report(parts, names, players, map, games, seed, agents, batched, game) -> dict:
     table = GameResults.concat(parts)
     per_agent = table.by_agent()
     none = {"wins": 0.0, "seat_games": 0, "scores": []}          # an agent no game seated (games < agents)
@@ -121,24 +139,32 @@ def format_table(report: dict) -> str:
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from monkey_env.apps.cli import chosen_game, game_options, rule_options, say_compiling
 
+    from monkey_env.apps.cli_edges import STOPPED, check_agents, stopped
+
     names = split_agent_names(args.agents)
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
     spec = chosen_game()
-    if spec.name != DEFAULT_GAME:
-        options = game_options(args)
-        if spec.has("jax_engine") and all(hasattr(make_agent(n, 0, game=spec.name), "act_batch") for n in names):
-            say_compiling(args.quiet or args.json)
-        report = evaluate(names, games=args.games, seed=options.seed, batch=args.batch, progress=not args.quiet,
-                          game_options=options)
-        print(json.dumps(report) if args.json else format_table(report))
-        return 0
-    options = rule_options(args)
-    game_options(args)   # validates --players, --map and --seed with the rest
-    if all(hasattr(make_agent(n, 0), "act_batch") for n in names):
-        say_compiling(args.quiet or args.json)
-    report = evaluate(names, args.players, args.map, args.games, args.seed, args.batch, options,
-                      progress=not args.quiet)
+    options = game_options(args)   # validates --players, --map and --seed with the rest
+    check_agents("--agents", names, spec.name)
+    try:
+        if spec.name != DEFAULT_GAME:
+            if spec.has("jax_engine") and all(hasattr(make_agent(n, 0, game=spec.name), "act_batch") for n in names):
+                say_compiling(args.quiet or args.json)
+            report = evaluate(names, games=args.games, seed=options.seed, batch=args.batch, progress=not args.quiet,
+                              game_options=options)
+        else:
+            if all(hasattr(make_agent(n, 0), "act_batch") for n in names):
+                say_compiling(args.quiet or args.json)
+            report = evaluate(names, args.players, args.map, args.games, args.seed, args.batch, rule_options(args),
+                              progress=not args.quiet)
+    except Stopped as e:            # as tournament: the finished games kept (reported), one line, exit 130
+        if e.report is not None:
+            print(json.dumps({**e.report, "stopped": True}) if args.json else format_table(e.report))
+        kept = ("the report above is of them (whole seat rotations)" if e.report is not None else
+                "no seat rotation finished, so there is nothing to report")
+        print("\n" + stopped("evaluate", e.done, e.total, kept), file=sys.stderr)
+        return STOPPED
     print(json.dumps(report) if args.json else format_table(report))
     return 0
 

@@ -26,7 +26,7 @@ from monkey_env.agents.registry import known_names, make_agent, split_agent_name
 from monkey_env.core.outcome import seat_label
 from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.config import PILE_IDS
-from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError, _read_json
+from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError
 from monkey_env.monkey_palace.catalogue import ARCH_SPAN
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, Knob, cell_xy, heading_step
 from monkey_env.monkey_palace.text_view import cell_token, game_text, palace_text
@@ -265,7 +265,8 @@ class Session:
     # ---- saving
     def save(self, path: Path | None = None) -> None:
         path = path or self.save_path
-        doc = {"monkey_palace_play": 1, "human": self.human, "opponents": self.opponents, "game": self.game.to_dict()}
+        from monkey_env.apps.saves import play_save
+        doc = play_save("monkey_palace", self.human, self.opponents, self.game)   # one format for every game
         try:
             Path(path).write_text(json.dumps(doc), encoding="utf-8")
         except OSError as e:
@@ -564,30 +565,35 @@ def _check_opponents(text: str, players: int) -> list[str]:
 
 
 def load_session(path: str) -> tuple[Game, int, list[str]]:
-    doc = _read_json(path)
-    if "game" not in doc:           # a plain engine save: you take seat 1, random bots the rest
-        game = Game.from_dict(doc)
-        return game, 0, ["random"] * (game.options.players - 1)
-    if not isinstance(doc.get("human"), int) or not isinstance(doc.get("opponents"), list):
-        raise SaveFileError(f"{path}: not a saved terminal game (human and opponents missing)")
-    game = Game.from_dict(doc["game"])
-    if not 0 <= doc["human"] < game.options.players or len(doc["opponents"]) != game.options.players - 1:
-        raise SaveFileError(f"{path}: the seats of the saved game do not match its players")
-    return game, doc["human"], [str(n) for n in doc["opponents"]]
+    """A saved game of Monkey Palace to go on with (apps.saves: its history replayed and checked)."""
+    from monkey_env.apps.saves import play_session
+
+    spec, game, human, opponents = play_session(path)
+    if spec.name != "monkey_palace":
+        raise SaveFileError(f"{path}: a saved game of {spec.title}, not of Monkey Palace")
+    return game, human, opponents
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from monkey_env.apps.cli import chosen_game, game_options
+    from monkey_env.apps.cli_edges import check_output_file
+    from monkey_env.apps.saves import play_session
 
-    if chosen_game().name != "monkey_palace":     # every other game: numbered legal actions (apps.play_any)
+    resumed = play_session(args.resume) if args.resume else None   # the game is the file's, whatever --game says
+    spec = resumed[0] if resumed else chosen_game()
+    if spec.name != "monkey_palace":     # every other game: numbered legal actions (apps.play_any)
         from monkey_env.apps.play_any import cmd_play_any
         if args.png == "monkey-palace-final.png":
-            args.png = f"{chosen_game().name}-final.png"
-        return cmd_play_any(chosen_game(), args, game_options(args))
+            args.png = f"{spec.name}-final.png"
+        if args.png:
+            check_output_file(args.png, "--png")
+        return cmd_play_any(spec, args, None if resumed else game_options(args), resumed=resumed)
+    if args.png:
+        check_output_file(args.png, "--png")
     out, inp = sys.stdout, sys.stdin
     try:
-        if args.resume:
-            game, human, opponents = load_session(args.resume)
+        if resumed:
+            _, game, human, opponents = resumed
             print(f"Resuming {args.resume}: round {game.round}.", file=out, flush=True)
         else:
             game, human, opponents = ask_setup(args, out, inp)
@@ -618,7 +624,7 @@ def register(sub) -> None:
     p.add_argument("--opponents", default="random", help="bots, comma-separated, one per opponent or one for all")
     p.add_argument("--seat", type=int, default=1, help="your seat (1 plays first)")
     p.add_argument("--yes", action="store_true", help="take the command line's settings without asking")
-    p.add_argument("--resume", help="continue a saved game")
+    p.add_argument("--resume", help="continue a saved game (of any game: the file says which)")
     p.add_argument("--save", help="where 'save' and 'quit' write (default: the resumed file, else monkey-palace-game.json)")
     p.add_argument("--png", default="monkey-palace-final.png", help="picture of the final palace ('' for none)")
     p.set_defaults(func=cmd_play)

@@ -41,13 +41,14 @@ class AnySession:
 
     def save(self, path: Path | None = None) -> None:
         path = Path(path or self.save_path)
-        doc = {"game": self.spec.name, "human": self.human, "opponents": self.opponents, "state": self.game.to_dict()}
+        from monkey_env.apps.saves import play_save
+        doc = play_save(self.spec.name, self.human, self.opponents, self.game)   # one format for every game
         try:
             path.write_text(json.dumps(doc), encoding="utf-8")
         except OSError as e:
             self.say(f"  cannot save to {path}: {e.strerror}")
             return
-        self.say(f"  game saved to {path}; resume with: monkey-palace play --game {self.spec.name} --resume {path}")
+        self.say(f"  game saved to {path}; resume with: monkey-palace play --resume {path}")
 
     def ask_action(self) -> int:
         g = self.game
@@ -109,13 +110,14 @@ class AnySession:
         return 0
 
 
-def cmd_play_any(spec, args, options) -> int:
+def cmd_play_any(spec, args, options, resumed=None) -> int:
+    """resumed: (spec, game, human seat, opponents) of a save (apps.saves.play_session), else a new game."""
     Game = spec.load("reference")
-    if args.resume:
-        doc = json.loads(Path(args.resume).read_text(encoding="utf-8"))
-        if doc.get("game") != spec.name or "state" not in doc:
-            raise ValueError(f"{args.resume}: not a saved terminal game of {spec.title}")
-        game, human, opponents = Game.from_dict(doc["state"]), int(doc["human"]), [str(n) for n in doc["opponents"]]
+    if resumed:
+        _, game, human, opponents = resumed
+    elif args.resume:
+        from monkey_env.apps.saves import play_session
+        _, game, human, opponents = play_session(args.resume)
     else:
         game = Game.from_options(options)
         players = len(game.scores())

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import re
 import time
+import zipfile
 from pathlib import Path
 
 from monkey_env.agents.registry import split_agent_names
@@ -80,15 +81,27 @@ def run(args: argparse.Namespace) -> int:
     from monkey_env.monkey_palace.game_data import load_game_data
 
     from monkey_env.apps.cli import chosen_game
+    from monkey_env.apps.cli_edges import BadArgument, check_input_file
 
+    if args.from_file:                           # before anything is played or written
+        check_input_file(args.from_file, "--from")
+    if args.db:
+        check_input_file(args.db, "--db")
     if chosen_game().name != "monkey_palace":    # the generic report: seats, length, the game's own sections
+        for flag, value in (("--from", args.from_file), ("--db", args.db)):
+            if value:                            # not ignored: the report would be of other games
+                raise BadArgument(flag, f"re-reads Monkey Palace's games only; {chosen_game().title}'s report "
+                                        "plays its games anew")
         from monkey_env.apps.balance import any_game
         return any_game.run(chosen_game(), args)
     t0 = time.perf_counter()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.from_file:
-        ds = Dataset.load(args.from_file)
+        try:
+            ds = Dataset.load(args.from_file)
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as e:
+            raise BadArgument("--from", f"{args.from_file}: not the games.npz of a balance run ({e})") from None
     elif args.db:
         from monkey_env.apps.balance.arena_db import dataset_from_db
         ds = dataset_from_db(args.db)

@@ -29,6 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 from monkey_env.agents.registry import known_names, make_agent
+from monkey_env.apps.saves import load_game, open_doc, record_of
 from monkey_env.apps.web.store import GameStore, Session, StoreError, UnknownGame, new_id, now, write_json_atomic
 
 STATIC = Path(__file__).parent / "static"
@@ -258,15 +259,17 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise ApiError(422, "bad_record", f"not valid JSON: {e}") from None
-        name = data.get("game", "monkey_palace") if isinstance(data, dict) and isinstance(data.get("game"), str) \
-            else "monkey_palace"
-        if isinstance(data, dict) and "record" in data and isinstance(data["record"], dict):
-            data = data["record"]              # a games-folder file of this server
-        module = game_module(name)
+        if isinstance(data, dict) and isinstance(data.get("record"), dict) and "seats" not in data:
+            data = {**data, "seats": []}       # a games-folder file of this server, its seats left out
         try:
-            record = module.record_of_upload(data)
+            # Any file show and play --resume open (apps.saves): the game is read from the file.
+            opened = open_doc(data, "the upload")
+            name, module = opened.spec.name, game_module(opened.spec.name)
+            record = module.record_of_upload(record_of(opened))   # shipped data only; every action replays
+            if opened.kind == "save":
+                load_game(opened)              # its position must be the one its history leads to
         except ValueError as e:
-            raise ApiError(422, "bad_record", str(e)) from None
+            raise ApiError(422, "bad_record", str(e).removeprefix("the upload: ")) from None
         blob = json.dumps({"game": name, "record": record}, sort_keys=True)
         key = hashlib.sha256(blob.encode()).hexdigest()[:RECORD_ID_CHARS]
         path = records_dir / f"{key}.json"

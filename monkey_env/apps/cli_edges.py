@@ -1,0 +1,113 @@
+"""The command line's edges, shared by every command: values checked before any work (each bad
+one is one line naming its flag), and the one-line ending of a command stopped with Ctrl-C.
+
+Nothing here imports a command, so every command (and apps.cli's ``main``) can use it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+MAX_SEED = 2 ** 63 - 1          # seeds are 64-bit integers in the engines and the results tables
+MAX_GAMES = 10 ** 8             # a run keeps every game's results in memory
+STOPPED = 130                   # the exit status of a command stopped with Ctrl-C (128 + SIGINT)
+
+
+class BadArgument(ValueError):
+    """A command-line value that cannot be used: apps.cli.main prints it as one line naming the flag
+    (``monkey-palace: error: argument --seed: ...``) and exits 2, as argparse does."""
+
+    def __init__(self, flag: str, problem: str):
+        super().__init__(f"argument {flag}: {problem}")
+        self.flag = flag
+
+
+def _bounds(model, field: str) -> tuple[int | None, int | None]:
+    lo = hi = None
+    info = model.model_fields.get(field)
+    for m in getattr(info, "metadata", ()):
+        lo = getattr(m, "ge", lo) if getattr(m, "ge", None) is not None else lo
+        hi = getattr(m, "le", hi) if getattr(m, "le", None) is not None else hi
+    return lo, hi
+
+
+def check_values(args: argparse.Namespace, spec=None) -> None:
+    """--players, --seed and --games of any command, before it starts (BadArgument names the flag).
+
+    spec: the chosen game's GameSpec; --players must be in its options model's range."""
+    players = getattr(args, "players", None)
+    if spec is not None and type(players) is int:
+        lo, hi = _bounds(spec.load("options"), "players")
+        if (lo is not None and players < lo) or (hi is not None and players > hi):
+            count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise BadArgument("--players", f"{spec.title} is played by {count} players, got {players}")
+    games = getattr(args, "games", None)
+    if type(games) is int and games > MAX_GAMES:      # fewer than 1: each command says so its own way
+        raise BadArgument("--games", f"at most {MAX_GAMES:,} (every game's results are kept in memory), "
+                                     f"got {games:,}")
+    seed = getattr(args, "seed", None)
+    if type(seed) is int:
+        if not 0 <= seed <= MAX_SEED:
+            raise BadArgument("--seed", f"must be 0 to 2^63 - 1 ({MAX_SEED}), got {seed}")
+        if type(games) is int and games >= 1 and seed + games - 1 > MAX_SEED:
+            raise BadArgument("--seed", f"the games use seeds {seed} to {seed + games - 1}, past 2^63 - 1 ({MAX_SEED}): "
+                                        f"a smaller seed or fewer games")
+
+
+# Where each game's data live inside a --config-dir folder laid out like configs/, and the files
+# there. Monkey Palace's are at the top and each is required; Forbidden City's folder must hold
+# all of its files; The Shadow Theater takes a file missing from its folder from the shipped data.
+DATA_FOLDERS = {
+    "monkey_palace": ("", ("tray.yaml", "cards.yaml", "boards.yaml", "catalogue.yaml")),
+    "forbidden_city": ("forbidden_city", ("tiles.yaml", "start_tile.yaml", "table.yaml")),
+    "shadow_theater": ("shadow_theater", ("game.yaml", "weapons.yaml", "scrolls.yaml")),
+}
+
+
+def check_config_dir(game: str, config_dir: str | Path | None) -> None:
+    """A --config-dir must be a folder holding the game's data (laid out like configs/): an empty
+    or missing one is refused, for every game, rather than quietly playing the shipped data."""
+    if config_dir is None:
+        return
+    root = Path(config_dir)
+    if not root.is_dir():
+        raise BadArgument("--config-dir", f"{root}: no such folder")
+    sub, files = DATA_FOLDERS.get(game, ("", ()))
+    folder = root / sub if sub else root
+    if sub and not folder.is_dir():
+        raise BadArgument("--config-dir", f"{root} has no {sub} folder ({', '.join(files)}); "
+                                          f"lay it out like the shipped configs/")
+    if files and not any((folder / f).is_file() for f in files):
+        raise BadArgument("--config-dir", f"{folder} holds none of the game data files ({', '.join(files)})")
+
+
+def check_output_file(path: str | Path, flag: str) -> None:
+    """A file a command will write (a picture): its folder must exist and it must not be a folder."""
+    p = Path(path)
+    if p.is_dir():
+        raise BadArgument(flag, f"{p} is a folder, not a file name")
+    if not p.parent.is_dir():
+        raise BadArgument(flag, f"no folder {p.parent} to write {p.name} into (create it first)")
+
+
+def check_input_file(path: str | Path, flag: str) -> None:
+    p = Path(path)
+    if not p.is_file():
+        raise BadArgument(flag, f"{p}: no such file" if not p.exists() else f"{p} is not a file")
+
+
+def check_agents(flag: str, names: list[str], game: str) -> None:
+    """Every agent name of a flag can be made for this game (BadArgument names the flag)."""
+    from monkey_env.agents.registry import make_agent
+
+    for n in names:
+        try:
+            make_agent(n, 0, game=game)
+        except ValueError as e:
+            raise BadArgument(flag, str(e)) from None
+
+
+def stopped(command: str, done: int, total: int, kept: str) -> str:
+    """The one line of a command stopped with Ctrl-C: how far it got and what is kept."""
+    return f"monkey-palace {command}: stopped (Ctrl-C) after {done} of {total} games; {kept}"
