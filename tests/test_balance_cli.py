@@ -32,6 +32,11 @@ def test_balance_tiny_report(tmp_path):
     assert w["cells"][0]["score_diff"]["value"] == 0
     html = (out / "report.html").read_text()
     assert "data:image/png;base64" in html and "not significant" in html
+    # Where the figures come from: the command, the commit, the machine; no learned agent, no checkpoint.
+    prov = fig["meta"]["provenance"]
+    assert "balance" in prov["command"] and "--games 8" in prov["command"] and prov["checkpoints"] == {}
+    assert prov["machine"]["cores"] >= 1 and prov["date"].startswith("20")
+    assert f"at commit {prov['commit']}" in html
     for png in ("seats_win.png", "cards.png", "piles.png", "options.png", "whatif_maps.png"):
         assert (out / png).stat().st_size > 1000
     # Re-analyse the saved games without playing.

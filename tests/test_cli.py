@@ -48,3 +48,19 @@ def test_errors_are_one_clear_line(tmp_path):
 def test_bench_reference_reports_decisions_per_second():
     report = json.loads(cli("bench", "--reference-only", "--games", "1", "--json").stdout)
     assert report["reference"]["decisions_per_second"] > 0
+
+
+def test_an_evaluate_report_says_where_it_comes_from(capsys):
+    """Provenance (issue 31): the command as typed, the commit, the machine and its load, the run time,
+    and the hashes of the checkpoints a learned agent read."""
+    from monkey_env.apps.cli import main
+
+    assert main(["evaluate", "--game", "shadow_theater", "--agents", "greedy,random", "--games", "4", "--seed", "3",
+                 "--json", "--quiet"]) == 0
+    prov = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["provenance"]
+    assert prov["command"] == ("monkey-palace evaluate --game shadow_theater --agents greedy,random --games 4 --seed 3 "
+                               "--json --quiet")
+    assert prov["commit"] and prov["seconds"] >= 0 and prov["machine"]["cores"] >= 1
+    assert prov["checkpoints"] == {}                 # no learned agent played
+    from monkey_env.core.provenance import shipped_checkpoints
+    assert any(p.name == "ppo_jax_shadow_theater.msgpack" for p in shipped_checkpoints(["ppo"]))

@@ -8,6 +8,7 @@ import json
 import os
 import statistics
 import sys
+import time
 from pathlib import Path
 
 from monkey_env.monkey_palace.config import ConfigError
@@ -15,6 +16,7 @@ from monkey_env.monkey_palace.engine import SaveFileError
 from monkey_env.apps.cli_edges import (STOPPED, BadArgument, check_config_dir, check_output_file,  # noqa: F401
                                      check_values)
 from monkey_env.core.jax_cache import enable_compilation_cache
+from monkey_env.core.provenance import load_average, provenance, set_command, shipped_checkpoints
 from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
 from monkey_env.games import DEFAULT_GAME, game_names, game_spec
 from monkey_env.agents.registry import BUILT_IN as AGENTS, known_names, make_agent, split_agent_names  # noqa: F401 (AGENTS: old name)
@@ -171,8 +173,19 @@ def save_image(image, path) -> None:
     matplotlib.image.imsave(str(path), image)
 
 
+LOAD_AT_START: list[float] = []        # the machine's load when the command began (reports record it)
+
+
+def with_provenance(report: dict, started: float, agents=()) -> dict:
+    """A JSON report with its provenance block (core.provenance): command, commit, machine, load,
+    run time and the checkpoints the agents read."""
+    return {**report, "provenance": provenance(started=started, checkpoints=shipped_checkpoints(agents),
+                                               load_before=LOAD_AT_START)}
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """Decisions per second of the reference and JAX engines on full random games."""
+    started = time.perf_counter()
     from monkey_env.apps.bench import bench_reference, run, run_envs
 
     spec = chosen_game()
@@ -183,7 +196,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         report = run_startup()
         if args.json:
-            print(json.dumps(report))
+            print(json.dumps(with_provenance(report, started)))
         else:
             print(f"AEC env, first reset: {report['first_reset_seconds_cold']:.1f} s cold, "
                   f"{report['first_reset_seconds_warm']:.1f} s warm; first step: "
@@ -194,7 +207,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         report = run_train_bench()
         if args.json:
-            print(json.dumps(report))
+            print(json.dumps(with_provenance(report, started)))
         else:
             for name in ("jax", "jax_sb3_sized", "sb3"):
                 row, share = report[name], report[name]["share"]
@@ -207,7 +220,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.envs:
         report = run_envs(players=args.players, seed=args.seed)
         if args.json:
-            print(json.dumps(report))
+            print(json.dumps(with_provenance(report, started)))
         else:
             a = report["aec_loop"]
             print(f"AEC env loop (one game at a time): {a['steps_per_second']:.0f} learner steps/s")
@@ -222,7 +235,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         report = run(batches=batches, players=args.players, reference_games=args.games, seed=args.seed,
                      pgx_steps=args.pgx_steps, max_seconds=args.max_seconds)
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps(with_provenance(report, started)))
         return 0
     r = report["reference"]
     print(f"reference engine, {r['players']} players: {r['decisions_per_second']:.0f} decisions/s, "
@@ -240,6 +253,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def bench_any_game(spec, args: argparse.Namespace) -> int:
+    started = time.perf_counter()
     """bench for a game other than Monkey Palace: both engines on random games, one run."""
     from monkey_env.apps.bench import run_any_game
 
@@ -249,7 +263,7 @@ def bench_any_game(spec, args: argparse.Namespace) -> int:
     report = run_any_game(spec, game_options(args), batches=batches, reference_games=args.games, seed=args.seed,
                           max_seconds=args.max_seconds)
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps(with_provenance(report, started)))
         return 0
     r = report["reference"]
     print(f"{spec.title}, reference engine: {r['decisions_per_second']:.0f} decisions/s, "
@@ -277,6 +291,8 @@ class _SubcommandsWithCommonFlags:
 
 def main(argv: list[str] | None = None) -> int:
     enable_compilation_cache()
+    set_command(list(sys.argv[1:] if argv is None else argv))      # what reports name as their command
+    LOAD_AT_START[:] = load_average() or []
     # --game decides which options the commands take: read it before building their flags.
     known, _ = common_flags().parse_known_args(argv)
     _CHOSEN["game"] = known.game

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 import numpy as np
 
@@ -137,10 +138,11 @@ def format_table(report: dict) -> str:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from monkey_env.apps.cli import chosen_game, game_options, rule_options, say_compiling
+    from monkey_env.apps.cli import chosen_game, game_options, rule_options, say_compiling, with_provenance
 
     from monkey_env.apps.cli_edges import STOPPED, check_agents, stopped
 
+    started = time.perf_counter()
     names = split_agent_names(args.agents)
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
@@ -165,6 +167,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                 "no seat rotation finished, so there is nothing to report")
         print("\n" + stopped("evaluate", e.done, e.total, kept), file=sys.stderr)
         return STOPPED
+    report = with_provenance(report, started, names)
     print(json.dumps(report) if args.json else format_table(report))
     return 0
 
