@@ -25,6 +25,9 @@ class GameSpec:
     # (tests/test_games_shared.py) runs PettingZoo's tests and the save/replay checks on each.
     test_settings: tuple = ()
     seed_test_settings: tuple = ()
+    # Where the game's data live in a config folder (configs/ or --config-dir) and the files there.
+    data_folder: str = ""
+    data_files: tuple = ()
     score_name: str = "points"  # what scores() counts, in the applications' reports
     win_rule: str = "the winner has the most points"  # who wins, in the applications' reports
 
@@ -82,6 +85,7 @@ GAMES: dict[str, GameSpec] = {
                             dict(players=3, map=2, butterfly=True, frog=True, monkey_move="mandatory"),
                             dict(players=4, map=3, butterfly=True, frog=True, end_trigger="last_taken"),
                             dict(players=2, map=4, butterfly=True, frog=True, butterfly_rule="highest_of_colour")),
+        data_files=("tray.yaml", "cards.yaml", "boards.yaml", "catalogue.yaml"),
         score_name="Banana Points",
         win_rule="the winner has the most Banana Points, a tie going to the Monkey trophy's holder",
     ),
@@ -104,6 +108,7 @@ GAMES: dict[str, GameSpec] = {
         # One option space (the game data are the only choice): the reward modes cover the envs.
         test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
         seed_test_settings=(dict(reward_mode="terminal"),),
+        data_folder="shadow_theater", data_files=("game.yaml", "weapons.yaml", "scrolls.yaml"),  # its game_data.DATA_FILES
         score_name="Lanterns",
         win_rule="the winner is the first to take 2 Lanterns (a game stopped after 12 rounds: the most Lanterns)",
     ),
@@ -126,6 +131,7 @@ GAMES["forbidden_city"] = GameSpec(
         "agents": "monkey_env.agents.forbidden_city_greedy:AGENTS",
         "balance": "monkey_env.apps.balance.forbidden_city:sections",
     },
+    data_folder="forbidden_city", data_files=("tiles.yaml", "start_tile.yaml", "table.yaml"),
     score_name="coins",
     win_rule="the winner has the most coins",
     test_settings=tuple(dict(players=p, start_side=s) for p in (2, 3, 4) for s in ("beginner", "advanced")),

@@ -136,3 +136,16 @@ def test_the_gymnasium_view_passes_check_env_and_repeats_a_seeded_reset():
     first = [env.reset(seed=5)[0]["vector"], env.reset()[0]["vector"]]
     again = [env.reset(seed=5)[0]["vector"], env.reset()[0]["vector"]]
     assert all(np.array_equal(x, y) for x, y in zip(first, again))
+
+
+def test_an_empty_or_missing_data_folder_is_refused_on_the_api_too(tmp_path):
+    """The shared data-folder check (core.data_folder) in the game's own loader, not only the CLI's."""
+    from monkey_env.shadow_theater.game_data import ConfigError, default_dir, load_game_data
+    for folder in (tmp_path / "missing", tmp_path):
+        with pytest.raises(ConfigError, match="config_dir"):
+            load_game_data(str(folder))
+    (tmp_path / "shadow_theater").mkdir()
+    with pytest.raises(ConfigError, match="none of the game data files"):
+        load_game_data(str(tmp_path))
+    (tmp_path / "shadow_theater" / "game.yaml").write_text((default_dir() / "game.yaml").read_text())
+    assert load_game_data(str(tmp_path)).game.spaces_per_location == 3      # one edited file: the rest shipped

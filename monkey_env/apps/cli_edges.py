@@ -55,31 +55,20 @@ def check_values(args: argparse.Namespace, spec=None) -> None:
                                         f"a smaller seed or fewer games")
 
 
-# Where each game's data live inside a --config-dir folder laid out like configs/, and the files
-# there. Monkey Palace's are at the top and each is required; Forbidden City's folder must hold
-# all of its files; The Shadow Theater takes a file missing from its folder from the shipped data.
-DATA_FOLDERS = {
-    "monkey_palace": ("", ("tray.yaml", "cards.yaml", "boards.yaml", "catalogue.yaml")),
-    "forbidden_city": ("forbidden_city", ("tiles.yaml", "start_tile.yaml", "table.yaml")),
-    "shadow_theater": ("shadow_theater", ("game.yaml", "weapons.yaml", "scrolls.yaml")),
-}
-
-
+# Where each game's data live inside a --config-dir folder (its GameSpec's data_folder and
+# data_files) is checked by the one shared check, core.data_folder.
 def check_config_dir(game: str, config_dir: str | Path | None) -> None:
     """A --config-dir must be a folder holding the game's data (laid out like configs/): an empty
     or missing one is refused, for every game, rather than quietly playing the shipped data."""
     if config_dir is None:
         return
-    root = Path(config_dir)
-    if not root.is_dir():
-        raise BadArgument("--config-dir", f"{root}: no such folder")
-    sub, files = DATA_FOLDERS.get(game, ("", ()))
-    folder = root / sub if sub else root
-    if sub and not folder.is_dir():
-        raise BadArgument("--config-dir", f"{root} has no {sub} folder ({', '.join(files)}); "
-                                          f"lay it out like the shipped configs/")
-    if files and not any((folder / f).is_file() for f in files):
-        raise BadArgument("--config-dir", f"{folder} holds none of the game data files ({', '.join(files)})")
+    from monkey_env.core.data_folder import data_folder_problem
+    from monkey_env.games import game_spec
+
+    spec = game_spec(game)
+    problem = data_folder_problem(config_dir, spec.data_folder, spec.data_files)
+    if problem:
+        raise BadArgument("--config-dir", problem)
 
 
 def check_output_file(path: str | Path, flag: str) -> None:

@@ -174,14 +174,22 @@ def _read(path: Path, model):
         raise ConfigError(f"{path}: {problems}") from None
 
 
+DATA_FILES = ("game.yaml", "weapons.yaml", "scrolls.yaml")
+
+
 def load_game_data(config_dir: str | None = None) -> GameData:
     """The game data of ``config_dir/shadow_theater/`` (or the shipped ones); a file missing
-    there is taken from the shipped data."""
+    there is taken from the shipped data, but a folder holding none of them is refused."""
     return _load(None if config_dir is None else str(config_dir))
 
 
 @lru_cache(maxsize=16)
 def _load(config_dir: str | None) -> GameData:
+    from monkey_env.core.data_folder import data_folder_problem
+
+    problem = None if config_dir is None else data_folder_problem(config_dir, "shadow_theater", DATA_FILES)
+    if problem:
+        raise ConfigError(f"config_dir: {problem}")
     texts, parsed = [], {}
     for name, model in (("game.yaml", GameFile), ("weapons.yaml", WeaponsFile), ("scrolls.yaml", ScrollsFile)):
         path = default_dir() / name
