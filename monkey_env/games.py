@@ -140,6 +140,42 @@ GAMES["forbidden_city"] = GameSpec(
 )
 DEFAULT_GAME = "monkey_palace"
 
+# Games of other installed packages register through this entry-point group (as Gymnasium and
+# pytest find plugins): in the package's pyproject.toml,
+#     [project.entry-points."monkey_env.games"]
+#     my_game = "my_package.game:SPEC"          # a GameSpec, or a function returning one
+PLUGIN_GROUP = "monkey_env.games"
+
+
+def load_plugins(entry_points=None) -> list[str]:
+    """Register the games that installed packages declare in PLUGIN_GROUP; returns their names.
+    A plugin that fails to load, is not a GameSpec or takes a name already registered is
+    skipped with a warning naming it (a broken plugin must not break the product)."""
+    import warnings
+
+    if entry_points is None:
+        from importlib.metadata import entry_points as installed
+        entry_points = installed(group=PLUGIN_GROUP)
+    added = []
+    for ep in entry_points:
+        try:
+            spec = ep.load()
+            if callable(spec) and not isinstance(spec, GameSpec):
+                spec = spec()
+            if not isinstance(spec, GameSpec):
+                raise TypeError(f"it gives a {type(spec).__name__}, not a monkey_env.games.GameSpec")
+            missing = [p for p in ("options", "reference") if p not in spec.parts]
+            if missing:
+                raise ValueError(f"its GameSpec lacks the required parts {missing}")
+            if spec.name in GAMES:
+                raise ValueError(f"the game {spec.name!r} is already registered")
+        except Exception as e:      # any error of a third party's code is reported, not raised
+            warnings.warn(f"the game plugin {ep.name!r} ({ep.value}) is skipped: {e}", stacklevel=2)
+            continue
+        GAMES[spec.name] = spec
+        added.append(spec.name)
+    return added
+
 
 def game_names() -> list[str]:
     return list(GAMES)
@@ -172,3 +208,6 @@ def make(env_id: str = "monkey_palace_v0", **kwargs):
     """The PettingZoo AEC environment of a game, with its standard wrappers: ``make("monkey_palace_v0",
     players=3, config_dir="my_configs")``; keywords are the game's options and the env's own."""
     return spec_for_env_id(env_id).load("aec_env")(**kwargs)
+
+
+load_plugins()
