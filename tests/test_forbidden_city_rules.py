@@ -296,3 +296,64 @@ def test_a_save_that_disagrees_with_its_actions_is_refused():
         Game.from_dict(d)
     with pytest.raises(ValueError, match="not a Forbidden City save"):
         Game.from_dict({**g.to_dict(), "current": "x"})
+
+
+# --------------------------------------------------------------------------- no table edge
+def corridor(game: Game, cells: range, y: int = 8) -> None:
+    """White corridor tiles "white wowo" (open west and east) laid eastwards along row y."""
+    for x in cells:
+        lay(game, x, y, "white wowo")
+
+
+def test_a_room_that_reaches_the_old_edge_is_moved_back_and_closed_by_a_further_tile():
+    """The start's white cell (9, 8) runs east, open, to column 16, the old 17 x 17 table's edge:
+    on the table with an edge it could never close. A tile on the border moves the whole city one
+    cell away from it, so the next tile closes the room in column 16 and it scores: 8 corridor
+    cells + the start cell + the closing tile (9) + the palace its door links (1) = 10 coins."""
+    g = new_game()
+    corridor(g, range(10, 17))                          # (10..16, 8): the last one on the old edge
+    white = next(r for r in g.rooms() if (16, 8) in g.city.cells_of(r))
+    assert not g.city.inside(17, 8) and g.city.open_sides(white) == 1
+    g.recentre()                                        # what apply does after every laid tile
+    assert g.shift == (-1, 0)                           # x 7..16 moves to 6..15
+    assert min(x for x, _ in g.city.cells) == 6 and max(x for x, _ in g.city.cells) == 15
+    assert g.city.at(7, 8).face.floors[0] == COLOURS.index("palace")
+    assert g.closed_room_ids() == {r.id for r in g.rooms() if g.city.is_closed(r)}   # ids moved too
+    coins = close_with(g, 16, 8, "white wwwo", owner=BLUE, advisors=1)
+    assert coins == [0, 10, 0, 0]
+    scored, = g.last_scores
+    assert g.city.tiles(scored.room) == 9 and [v for _, v in scored.linked] == [1]
+
+
+def test_recentring_through_apply_keeps_ids_scores_and_saves_consistent():
+    """Random 4-player games through apply: the city is moved when it touches the border, the
+    closed rooms' ids move with it, and a save replays to the same position."""
+    moved = 0
+    for seed in range(3):
+        g = play_out(Game(ForbiddenCityOptions(players=4, seed=seed)), seed=seed)
+        moved += g.shift != (0, 0)
+        closed = {r.id for r in g.rooms() if g.city.is_closed(r)}
+        assert g.closed_room_ids() <= closed
+        assert Game.from_dict(g.to_dict()).to_dict() == g.to_dict()
+    assert moved >= 1
+
+
+def test_the_city_never_leaves_the_table_and_meets_the_edge_only_when_it_spans_it():
+    """A game forced to lay every tile in one direction (a corridor east, each tile against the
+    last): after each tile the city is recentred, so the cell beyond each end of the corridor is on
+    the table while the city is at most size - 2 wide; every tile stays on the table, and only a
+    city size - 1 wide meets the edge, on one side (docs/games/forbidden_city.md, "The table")."""
+    g = new_game()
+    size = g.data.size
+    while True:
+        xs = [x for x, _ in g.city.cells]
+        span = max(xs) - min(xs) + 1
+        east = max(x for (x, y) in g.city.cells if y == 8)
+        assert all(g.city.inside(x, y) for x, y in g.city.cells)
+        if span <= size - 2:
+            assert g.city.inside(east + 1, 8) and g.city.inside(min(xs) - 1, 8)
+        if not g.city.inside(east + 1, 8):
+            break
+        lay(g, east + 1, 8, "white wowo")
+        g.recentre()
+    assert span == size - 1 and g.shift == (-(size - 1 - 10), 0)   # moved west once per tile past x = 16

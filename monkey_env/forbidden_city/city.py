@@ -6,6 +6,10 @@ tiles. A room is *closed* when no open side of it faces an empty cell (or the ta
 every side is a wall, a door, or open floor against a neighbour's wall. Two rooms are *linked*
 when a door stands between them and the other tile's side is not a plain wall (a door blocked
 by a wall links nothing; the rulebook's "porte bloquée par un mur").
+
+The rulebook's table has no edge. The grid here is finite (the JAX engine's fixed shapes), so
+the engine moves the whole city one cell away whenever a tile lies on the grid's border
+(``follow_shift``, ``translate``): only a city size - 1 cells wide or tall meets the edge.
 """
 
 from __future__ import annotations
@@ -56,6 +60,32 @@ class City:
 
     def lay(self, x: int, y: int, laid: Laid) -> None:
         self.cells[(x, y)] = laid
+
+    def follow_shift(self) -> tuple[int, int]:
+        """(dx, dy), each -1, 0 or 1: the move that takes the city one cell away from the table's
+        border along an axis where a tile lies on the border and the far border stays free after
+        the move; else 0. The rules have no edge: moving after every tile keeps an empty ring round
+        a city at most size - 2 cells wide and tall (a tile widens the city by one cell, on one
+        axis), so no placement is refused and no room faces the edge until the city spans
+        size - 1 cells; then it meets the border on one side."""
+        def along(values: list[int]) -> int:
+            lo, hi = min(values), max(values)
+            if lo == 0 and hi <= self.size - 3:
+                return 1
+            if hi == self.size - 1 and lo >= 2:
+                return -1
+            return 0
+        return along([x for x, _ in self.cells]), along([y for _, y in self.cells])
+
+    def translate(self, dx: int, dy: int) -> None:
+        """Move every tile by (dx, dy); a node's number grows by node_offset(dx, dy) (the order
+        of the nodes, hence every room's id, keeps: the city stays on the table)."""
+        moved = {(x + dx, y + dy): laid for (x, y), laid in self.cells.items()}
+        assert all(self.inside(x, y) for x, y in moved), "a translation must keep the city on the table"
+        self.cells = moved
+
+    def node_offset(self, dx: int, dy: int) -> int:
+        return (dy * self.size + dx) * PARTS
 
     def copy(self) -> "City":
         c = City(self.size)

@@ -8,6 +8,11 @@ their stack (``draw``); the next player clockwise plays. A tile that fits nowher
 says (``end_of_game``): by default, when every player has two tiles left, which are then
 revealed and paid for their advisors and dragons (the publisher's ending as reviews describe it).
 
+The rulebook's table has no edge. The grid is finite, so after a tile is laid the whole city
+moves one cell away from the grid's border whenever a tile lies on it (``recentre``): a room
+never faces the edge unless the city is ``size - 1`` cells wide or tall. Action numbers refer to
+the grid as it is at that decision (records replay the moves too).
+
 Actions: ``((y * size + x) * 4 + turns)`` lays the tile in hand at (x, y) turned ``turns``
 quarter turns clockwise; ``size * size * 4`` sets it aside (legal only when it fits nowhere).
 """
@@ -15,6 +20,7 @@ quarter turns clockwise; ``size * size * 4`` sets it aside (legal only when it f
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 
 import numpy as np
 
@@ -81,6 +87,7 @@ class Game:
         self.last_scores: list[RoomScore] = []                  # the rooms the last turn closed
         self.end_coins = [0] * self.players
         self.game_over = False
+        self.shift = (0, 0)                                     # (dx, dy) the city moved since set-up (recentre)
         self._closed = {r.id for r in self.city.rooms() if self.city.is_closed(r)}
 
     # ------------------------------------------------------------------ set-up
@@ -188,6 +195,7 @@ class Game:
             x, y, turns = self.layout.decode(action)
             self.lay_tile(seat, x, y, turns)
             self.score_closed_rooms()
+            self.recentre()
         self.draw(seat)
         self.history.append(action)
         self.turns_played += 1
@@ -215,6 +223,22 @@ class Game:
             self.last_scores.append(scored)
             for s, c in enumerate(scored.coins):
                 self.purse[s] += c
+
+    def recentre(self) -> None:
+        """The rules have no table edge: when a tile lies on the grid's border, the whole city
+        moves one cell away from it (City.follow_shift). Room ids are node numbers, which all
+        grow by the same offset, so they keep their order."""
+        dx, dy = self.city.follow_shift()
+        if dx == 0 and dy == 0:
+            return
+        self.city.translate(dx, dy)
+        offset = self.city.node_offset(dx, dy)
+        moved = lambda room: Room(frozenset(n + offset for n in room.nodes))   # noqa: E731
+        self._closed = {r + offset for r in self._closed}
+        self.last_scores = [replace(s, room=moved(s.room), linked=tuple((moved(r), v) for r, v in s.linked))
+                            for s in self.last_scores]
+        self._rooms_for = None
+        self.shift = (self.shift[0] + dx, self.shift[1] + dy)
 
     def draw(self, seat: int) -> None:
         if self.stacks[seat]:

@@ -18,7 +18,8 @@ from monkey_env.forbidden_city.options import ForbiddenCityOptions
 if TYPE_CHECKING:
     from monkey_env.forbidden_city.engine import Game
 
-SAVE_VERSION = 1
+SAVE_VERSION = 2          # 2: the city moves away from the grid's border (engine.Game.recentre), so the
+                          # actions of a version-1 file (a table with an edge) may mean other cells
 GAME_NAME = "forbidden_city"
 
 
@@ -27,7 +28,7 @@ class _Strict(BaseModel):
 
 
 class RecordModel(_Strict):
-    version: int = Field(SAVE_VERSION, ge=1, le=SAVE_VERSION)
+    version: int = Field(SAVE_VERSION, ge=SAVE_VERSION, le=SAVE_VERSION)
     game: str = GAME_NAME
     options: ForbiddenCityOptions
     fingerprint: str

@@ -116,12 +116,17 @@ class JaxGame:
         action = jnp.asarray(action, jnp.int32)
         legal = self.rules.action_is_legal(state, action)
         after = self.rules.apply(state, jnp.clip(action, 0, self.num_actions - 1))
-        after = after._replace(rewards=(after.coins - state.coins).astype(jnp.float32))
+        # A finished game stays as it was, an illegal action changes nothing but the ending: every
+        # field but these three is the turn's or the old one's, by one select (not two: the
+        # whole-state selects are a large share of a step).
+        moved = legal & ~state.terminated
+        out = jax.tree_util.tree_map(lambda a, b: jnp.where(moved, a, b), after, state)
         penalty = jnp.zeros((MAX_PLAYERS,), jnp.float32).at[state.current].set(self.illegal_penalty)
-        illegal = state._replace(terminated=jnp.asarray(True), illegal=jnp.asarray(True), rewards=penalty)
-        out = jax.tree_util.tree_map(lambda a, b: jnp.where(legal, a, b), after, illegal)
-        still = state._replace(rewards=jnp.zeros((MAX_PLAYERS,), jnp.float32))
-        return jax.tree_util.tree_map(lambda a, b: jnp.where(state.terminated, a, b), still, out)
+        rewards = jnp.where(moved, (after.coins - state.coins).astype(jnp.float32),
+                            jnp.where(state.terminated, 0.0, penalty))
+        return out._replace(terminated=jnp.where(moved, after.terminated, True),
+                            illegal=jnp.where(moved, after.illegal, state.illegal | ~state.terminated),
+                            rewards=rewards)
 
     # ------------------------------------------------------------------ observation and outcome
     def observe(self, state: State, player) -> dict:

@@ -263,6 +263,36 @@ class Rules:
         closed = closed_before.at[jnp.where(closed_now, r, n)].set(True, mode="drop")
         return state._replace(coins=state.coins + gained, closed=closed)
 
+    # ------------------------------------------------------------------ the table follows the city
+    def follow_shift(self, state: State):
+        """() int32 dx, dy, each -1, 0 or 1: the reference's City.follow_shift (one cell away from
+        the border a tile lies on, if the far border stays free)."""
+        size = self.s.size
+        occ = state.tile >= 0
+        def along(used):                                  # (size,) bool: a tile in that column / row
+            lo = jnp.argmax(used)
+            hi = size - 1 - jnp.argmax(used[::-1])
+            return jnp.where((lo == 0) & (hi <= size - 3), 1, jnp.where((hi == size - 1) & (lo >= 2), -1, 0))
+        return along(occ.any(0)).astype(jnp.int32), along(occ.any(1)).astype(jnp.int32)
+
+    def recentre(self, state: State) -> State:
+        """Move the whole city by follow_shift (the rules have no table edge). A tile widens the
+        city on one axis only, so at most one of dx, dy is not 0 and the move is one flat roll of
+        every array: by dy * size + dx cells, and by twice that many nodes for the room labels
+        and the per-label totals (node numbers all grow by one offset, so labels keep their order).
+        Nothing wraps round: the row or column rolled over the border is empty."""
+        dx, dy = self.follow_shift(state)
+        cells = dy * self.s.size + dx
+        grid = lambda a: jnp.roll(a.reshape(-1, *a.shape[2:]), cells * 1, 0).reshape(a.shape)   # noqa: E731
+        per_label = lambda a: jnp.roll(a, cells * 2, 0)                                         # noqa: E731
+        nodes = lambda a: jnp.where(a >= 0, a + cells * 2, a).astype(a.dtype)                   # noqa: E731
+        return state._replace(
+            tile=grid(state.tile), owner=grid(state.owner), rotation=grid(state.rotation),
+            label=nodes(grid(state.label)), closed=per_label(state.closed),
+            room_value=per_label(state.room_value), room_advisors=per_label(state.room_advisors),
+            room_open=per_label(state.room_open), door_nodes=nodes(state.door_nodes),
+            last_rooms=nodes(state.last_rooms), shift=state.shift + jnp.stack([dx, dy]))
+
     # ------------------------------------------------------------------ a turn
     def draw(self, state: State, seat) -> State:
         nxt = jnp.where(state.drawn[seat] < state.stack_size,
@@ -282,7 +312,7 @@ class Rules:
         return state._replace(terminated=done, end_coins=end, coins=state.coins + end)
 
     def apply(self, state: State, action) -> State:
-        """One (legal) turn: lay the tile or set it aside, score, draw, pass, and maybe end."""
+        """One (legal) turn: lay the tile or set it aside, score, recentre, draw, pass, and maybe end."""
         size = self.s.size
         seat = state.current
         aside = action == size * size * 4
@@ -290,7 +320,7 @@ class Rules:
         y, x = jnp.divmod(cell, size)
         held = jnp.maximum(state.held[seat], 0)
         laid = self.lay(state, x, y, self.s.n_start * 2 + held.astype(jnp.int32), turns, seat)
-        laid = self.score_new_rooms(laid, state.closed)
+        laid = self.recentre(self.score_new_rooms(laid, state.closed))
         pick = lambda a, b: jax.tree_util.tree_map(lambda u, v: jnp.where(aside, u, v), a, b)  # noqa: E731
         state = pick(state, laid)
         state = self.draw(state, seat)

@@ -44,6 +44,8 @@ class State(NamedTuple):
     room_open: jnp.ndarray   # (N,) int16 open sides of the room labelled n facing an empty cell or the edge
     door_nodes: jnp.ndarray  # (D, 2) int16 the two nodes of each door link on the table, in the order laid; -1 none
     doors: jnp.ndarray       # () int32 door links on the table (rows of door_nodes in use)
+    shift: jnp.ndarray       # (2,) int32 (dx, dy) the city has moved since set-up (Rules.recentre: the table
+                             #      follows the city); a cell's place in the rules' edgeless plane is (x, y) - shift
     last_rooms: jnp.ndarray  # (6,) int16 a node of each room the last laid tile touched (its parts, and the
                              #      neighbours whose open side faced it: the only rooms it can close); -1 none
 
@@ -67,5 +69,5 @@ def empty_state(size: int, n_kinds: int, door_capacity: int = 1) -> State:
         room_value=jnp.zeros((size * size * 2,), jnp.int16),
         room_advisors=jnp.zeros((size * size * 2, MAX_PLAYERS), jnp.int16),
         room_open=jnp.zeros((size * size * 2,), jnp.int16),
-        door_nodes=-jnp.ones((door_capacity, 2), jnp.int16), doors=i32(0),
+        door_nodes=-jnp.ones((door_capacity, 2), jnp.int16), doors=i32(0), shift=jnp.zeros((2,), jnp.int32),
         last_rooms=-jnp.ones((6,), jnp.int16))
