@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup demo test bench lengths clean
+.PHONY: setup demo test lint bench lengths clean
 
 setup: $(VENV)/.installed
 
@@ -21,6 +21,10 @@ demo: setup
 
 test: setup
 	$(PY) -m pytest
+
+# ruff's checks (pyproject.toml's [tool.ruff]); CI runs them before the tests.
+lint: setup
+	$(VENV)/bin/ruff check .
 
 bench: setup
 	$(PY) -m pip install -q -e ".[bench]"

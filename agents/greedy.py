@@ -41,10 +41,10 @@ from functools import cache
 
 import numpy as np
 
-from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
-from monkey_env.monkey_palace.geometry import NUM_CELLS, Colour, cell_xy
 # One Banana Point in a staircase's value, and the buying order: shared with the JAX scores.
 from monkey_env.agents.staircase_values import POINT, buy_preference
+from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
+from monkey_env.monkey_palace.geometry import NUM_CELLS, Colour, cell_xy
 
 
 class GreedyAgent:
@@ -140,7 +140,6 @@ def purchase_bananas(game, colour: int, credits: int) -> int:
 def _batch_policy(jg):
     """The jit-compiled batched decision for one JaxGame: (states, masks) -> (B,) int32."""
     import jax
-    import jax.numpy as jnp
 
     scores_of = batch_scores(jg)
 
@@ -181,7 +180,7 @@ def batch_scores(jg):
 
         # The work sits in a conditional's branch, as in the engine's batched step: XLA on a CPU
         # compiles the walk about ten times slower when it is directly a while loop's body.
-        body = lambda c: jax.lax.cond(c[0].any(), work, lambda c: c, c)  # noqa: E731
+        body = lambda c: jax.lax.cond(c[0].any(), work, lambda c: c, c)
         out = jnp.zeros((batch, width), jnp.int32)
         return jax.lax.while_loop(lambda c: c[0].any(), body, (need, out))[1]
 

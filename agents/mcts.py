@@ -89,9 +89,9 @@ from ``fold_in(key, row)``, so its search does not depend on the other games of 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from functools import partial
-from typing import Callable
 
 import numpy as np
 
@@ -146,7 +146,7 @@ class MCTSSettings:
         return max(self.capacity, self.sims)
 
     @classmethod
-    def parse(cls, text: str) -> "MCTSSettings":
+    def parse(cls, text: str) -> MCTSSettings:
         """Settings from ``"sims=64,det=2"`` (empty: the defaults); unknown keys are refused."""
         known = {f.name: f.type for f in fields(cls)}
         values: dict = {}
@@ -251,7 +251,7 @@ def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limi
         masks = jax_game.batch_legal_mask(st)
         nxt = jax_game.batch_step(st, jnp.argmax(jnp.where(masks, lg, -jnp.inf), -1).astype(jnp.int32))
         nlg, nv = prior_value(nxt)
-        keep = lambda new, old: jnp.where(active.reshape(active.shape + (1,) * (new.ndim - 1)), new, old)  # noqa: E731
+        keep = lambda new, old: jnp.where(active.reshape(active.shape + (1,) * (new.ndim - 1)), new, old)
         st = jax.tree_util.tree_map(keep, nxt, st)
         return (st, keep(nlg, lg), keep(nv, v), points + jnp.where(active[:, None], nxt.rewards, 0.0),
                 n + active.astype(jnp.int32))
@@ -465,7 +465,7 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable, calibr
             return jnp.argmax(jnp.where(invalid, -jnp.inf, to_argmax)).astype(jnp.int32)
 
         cand, prior, valid = candidates_of(logits, masks)
-        rep = lambda x: jnp.repeat(x, D, axis=0)  # noqa: E731  rows (game, redraw), game-major
+        rep = lambda x: jnp.repeat(x, D, axis=0)
         det_keys = jax.vmap(lambda k: jax.random.split(jax.random.fold_in(k, 1), D))(keys).reshape(C * D, -1)
         roots = jax.vmap(redraw_hidden_piles)(jax.tree_util.tree_map(rep, states), det_keys)
         gumbel = settings.gumbel * jax.vmap(lambda k: jax.random.gumbel(jax.random.fold_in(k, 2), (K,)))(keys)

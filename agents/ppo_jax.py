@@ -67,10 +67,11 @@ def load_checkpoint(path, jax_game, game: str = DEFAULT_GAME):
         raise CheckpointError(f"PPO checkpoint not found: {path} (train one with `monkey-palace train`)")
     try:
         raw = fs.msgpack_restore(path.read_bytes())
-    except Exception as e:  # noqa: BLE001  any unreadable bytes
+    except Exception as e:
         raise CheckpointError(f"{path}: not a JAX PPO checkpoint (unreadable msgpack: {e})") from None
     if not isinstance(raw, dict) or raw.get("format") != CHECKPOINT_FORMAT:
-        raise CheckpointError(f"{path}: not a JAX PPO checkpoint (format is {raw.get('format') if isinstance(raw, dict) else type(raw).__name__!r})")
+        found = raw.get("format") if isinstance(raw, dict) else type(raw).__name__
+        raise CheckpointError(f"{path}: not a JAX PPO checkpoint (format is {found!r})")
     if raw.get("version") != CHECKPOINT_VERSION:
         raise CheckpointError(f"{path}: checkpoint version {raw.get('version')}, this code reads {CHECKPOINT_VERSION}")
     meta = dict(raw.get("meta", {}))
@@ -119,7 +120,8 @@ class JaxPPOAgent:
         self.seed = seed
         self._calls = 0
         self._given = (params, network)
-        self.version = "in-memory" if params is not None else checkpoint_hash(self.checkpoint) if self.checkpoint.exists() else "missing"
+        self.version = ("in-memory" if params is not None
+                        else checkpoint_hash(self.checkpoint) if self.checkpoint.exists() else "missing")
         if params is None and not self.checkpoint.exists():
             raise CheckpointError(f"PPO checkpoint not found: {self.checkpoint} (train one with `monkey-palace train`)")
         self._by_game: dict[int, tuple] = {}
@@ -182,6 +184,7 @@ class JaxPPOAgent:
 
 def _policy(pg, net, params, states, masks):
     import jax.numpy as jnp
+
     from monkey_env.agents.palace_network import masked_logits
 
     inputs, _ = pg.inputs(states, masks, jnp.ones(masks.shape[0], bool))

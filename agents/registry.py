@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from typing import Callable
+from collections.abc import Callable
 
 from monkey_env.games import DEFAULT_GAME  # the registry says which game is the default, once
 
@@ -104,9 +104,8 @@ def agents_of(game: str = DEFAULT_GAME) -> dict[str, Callable[[int], object]]:
     if game == DEFAULT_GAME:
         return BUILT_IN
     if game not in _PER_GAME:
-        from monkey_env.games import game_spec
-
         from monkey_env.agents.ppo_jax import JAX_PPO_GAMES
+        from monkey_env.games import game_spec
 
         spec = game_spec(game)                      # an unknown game raises, naming the known ones
         ppo = {"ppo": _game_ppo(game, True), "ppo-sample": _game_ppo(game, False)} if game in JAX_PPO_GAMES else {}
@@ -165,7 +164,8 @@ def make_agent(name: str, seed: int = 0, game: str = DEFAULT_GAME):
     if cls is None:
         raise ValueError(f"agent {name!r}: module {module_name!r} has no {class_name!r}")
     if not inspect.isclass(cls):       # never call a function (os:system) as if it made an agent
-        raise ValueError(f"agent {name!r}: {module_name}.{class_name} is a {'function' if inspect.isroutine(cls) else type(cls).__name__}, not an agent class "
+        kind = "function" if inspect.isroutine(cls) else type(cls).__name__
+        raise ValueError(f"agent {name!r}: {module_name}.{class_name} is a {kind}, not an agent class "
                          "(package.module:Class, with act(game, mask) or act_batch)")
     takes_seed = "seed" in inspect.signature(cls).parameters
     agent = cls(seed=seed) if takes_seed else cls()

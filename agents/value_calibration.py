@@ -65,7 +65,7 @@ class ValueCalibration:
                 + jnp.asarray(self.other_intercept, jnp.float32)[players])
 
     @classmethod
-    def load(cls, path, checkpoint_hash: str | None = None) -> "ValueCalibration":
+    def load(cls, path, checkpoint_hash: str | None = None) -> ValueCalibration:
         """The fitted lines of a calibration file; refused, naming the problem, if the file is
         missing or malformed, lacks a player count, or measured another checkpoint."""
         path = Path(path)
@@ -83,7 +83,7 @@ class ValueCalibration:
         if missing:
             raise CalibrationError(f"value calibration {path} has no fit for {missing} players")
         raw = cls()
-        column = lambda get, default: tuple(get(data.players[p]) if p in data.players else default[p]  # noqa: E731
+        column = lambda get, default: tuple(get(data.players[p]) if p in data.players else default[p]
                                             for p in range(MAX_PLAYERS + 1))
         return cls(own_slope=column(lambda f: f.own.slope, raw.own_slope),
                    own_intercept=column(lambda f: f.own.intercept, raw.own_intercept),

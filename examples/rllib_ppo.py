@@ -18,14 +18,14 @@ import argparse
 
 import numpy as np
 from gymnasium import spaces
-
-import monkey_env
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
+
+import monkey_env
 
 
 class MaskedPettingZooEnv(PettingZooEnv):

@@ -51,7 +51,8 @@ def main() -> None:
     result = {
         "agents": agents, "games": added, "games_recorded": report["games_recorded"], "wall_seconds": round(seconds, 1),
         "games_per_second": round(added / seconds, 2),
-        "projected_seconds_for_all": round(plan.schedule.total_games * seconds / added, 0) if added else None, "play_seconds_in_batches": round(sum(played), 1),
+        "projected_seconds_for_all": round(plan.schedule.total_games * seconds / added, 0) if added else None,
+        "play_seconds_in_batches": round(sum(played), 1),
         "workers": args.workers or os.cpu_count(), "chunk": args.chunk, "cpus": os.cpu_count(), "database": str(db_path),
         "leaderboard": [{k: r[k] for k in ("agent", "mu", "sigma", "first_place", "mean_bananas")}
                         for r in report["leaderboard"]],

@@ -15,8 +15,8 @@ import os
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 
 def arguments(doc: str, default_out: str) -> argparse.ArgumentParser:

@@ -1,7 +1,8 @@
 """Forbidden City's balance report on the stand-in tiles: seat win rates with 2, 3 and 4 players,
 each tile kind's lift, and the start tile's two sides, with 95% intervals.
 
-    nice -n 10 .venv/bin/python experiments/forbidden_city_balance.py --games 1000 --agent random --out reports/forbidden_city_balance
+    nice -n 10 .venv/bin/python experiments/forbidden_city_balance.py --games 1000 --agent random \
+        --out reports/forbidden_city_balance
 
 For each player count and start side, --games games with the same agent in every seat on the
 JAX engine (seeds 0..games-1, the same deals for both sides). The sections: seats (Wilson

@@ -23,7 +23,7 @@ import os
 import platform
 import subprocess
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -31,7 +31,6 @@ import numpy as np
 def play(jg, agent, players: int, seeds: np.ndarray, key: int) -> dict:
     """Whole games of these seeds, every seat ``agent``; the final cities' extents."""
     import jax
-    import jax.numpy as jnp
 
     from monkey_env.apps.batch_play import game_keys
 
@@ -46,7 +45,7 @@ def play(jg, agent, players: int, seeds: np.ndarray, key: int) -> dict:
     cols, rows = occ.any(1), occ.any(2)
     size = occ.shape[-1]
     idx = np.arange(size)
-    span = lambda used: np.where(used, idx, -1).max(1) - np.where(used, idx, size).min(1) + 1   # noqa: E731
+    span = lambda used: np.where(used, idx, -1).max(1) - np.where(used, idx, size).min(1) + 1
     middle = jg.static.origin + jg.static.span // 2                          # the palace's cell at set-up
     ys, xs = np.broadcast_to(idx[:, None], occ.shape[1:]), np.broadcast_to(idx[None, :], occ.shape[1:])
     dx = np.abs(xs[None] - shift[:, 0, None, None] - middle)
@@ -94,7 +93,7 @@ def main() -> int:
         "commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip(),
         "dirty": bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
                                      capture_output=True, text=True).stdout.strip()),
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "load_at_start": os.getloadavg()},
         "table_size": size, "edge_met_at_span": size - 1,
         "bound": {str(p): {"tiles_laid_at_most": p * data.stack_size(p), "span_at_most": 3 + p * data.stack_size(p)}

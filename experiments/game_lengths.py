@@ -16,9 +16,9 @@ import sys
 from tqdm import tqdm
 
 from monkey_env.agents.random_agent import RandomAgent
-from monkey_env.monkey_palace.options import GameOptions
-from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.apps.simulate import play_game
+from monkey_env.monkey_palace.game_data import load_game_data
+from monkey_env.monkey_palace.options import GameOptions
 
 
 def measure(players: int, games: int, seed: int) -> dict:

@@ -71,7 +71,7 @@ def timing(sims_list: list[int], positions: int, extra: str, seed: int = 0, repe
         masks = jg.batch_legal_mask(states)
         keep = jax.numpy.asarray((steps <= t) | np.asarray(states.terminated))
         moved = jg.batch_step(states, greedy.act_batch(jg, states, masks, None))
-        states = jax.tree_util.tree_map(lambda a, b: jax.numpy.where(
+        states = jax.tree_util.tree_map(lambda a, b, keep=keep: jax.numpy.where(
             keep.reshape((-1,) + (1,) * (a.ndim - 1)), a, b), states, moved)
     masks = np.asarray(jg.batch_legal_mask(states))
     live = int(masks.any(1).sum())

@@ -65,7 +65,8 @@ def place_differences(games: list, names: list) -> dict:
                 continue
             diff = np.asarray([g["ranks"][g["seats"].index(a)] - g["ranks"][g["seats"].index(b)] for g in games], float)
             half = stats.t.ppf(0.975, len(diff) - 1) * diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else np.nan
-            out.setdefault(a, {})[b] = {"mean": float(diff.mean()), "ci95": [float(diff.mean() - half), float(diff.mean() + half)]}
+            mean = float(diff.mean())
+            out.setdefault(a, {})[b] = {"mean": mean, "ci95": [mean - half, mean + half]}
     return out
 
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from functools import partial
 from pathlib import Path
 
 import numpy as np

@@ -151,11 +151,13 @@ def main() -> int:
             stats["errors"].append(f"game {gid}: the file holds {len(saved['record']['actions'])} decisions, {accepted} accepted")
     every = [t for ts in stats["times"].values() for t in ts]
     report = {
-        "players": args.players, "games_played": args.games, "seconds": round(wall, 1), "requests": len(every), "moves": stats["moves"],
+        "players": args.players, "games_played": args.games, "seconds": round(wall, 1), "requests": len(every),
+        "moves": stats["moves"],
         "games": len(stats["games"]), "games_finished": stats["finished"], "errors": len(stats["errors"]),
         "requests_per_second": round(len(every) / wall, 1), "cpu_count": os.cpu_count(),
         "ms": {kind: {"n": len(ts), "median": round(1000 * statistics.median(ts), 1),
-                      "p99": round(1000 * percentile(ts, 0.99), 1)} for kind, ts in [*stats["times"].items(), ("all", every)] if ts},
+                      "p99": round(1000 * percentile(ts, 0.99), 1)}
+               for kind, ts in [*stats["times"].items(), ("all", every)] if ts},
     }
     if args.json:
         print(json.dumps(report))

@@ -73,8 +73,8 @@ def _advance_2d(client: TestClient, gid: str, human_decisions: int, wanted=lambd
 
 
 def _finished(client: TestClient, game: str, options: dict) -> dict:
-    done = client.post("/api/games", json={"game": game, "options": options,
-                                           "seats": [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]}).json()
+    bots = [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]
+    done = client.post("/api/games", json={"game": game, "options": options, "seats": bots}).json()
     while not done["state"]["game_over"]:
         done = client.post(f"/api/games/{done['id']}/bot", json={}).json()
     return done
@@ -140,8 +140,8 @@ def main() -> int:
                                             "seats": seats}).json()
         gid = g["id"]
         _advance(client, gid, "SHAPE", 22)
-        done = client.post("/api/games", json={"options": {"players": 2, "seed": args.seed + 1},
-                                               "seats": [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]}).json()
+        bots = [{"kind": "bot", "agent": "greedy"}, {"kind": "bot", "agent": "random"}]
+        done = client.post("/api/games", json={"options": {"players": 2, "seed": args.seed + 1}, "seats": bots}).json()
         while not done["state"]["game_over"]:
             done = client.post(f"/api/games/{done['id']}/bot", json={}).json()
 

@@ -16,11 +16,11 @@ import pytest
 
 from monkey_env.apps.arena.games import ChunkPlayer, ranks_of
 from monkey_env.apps.arena.ratings import agent_stats, openskill_ratings, win_matrix
-from monkey_env.apps.balance.stats import wilson
 from monkey_env.apps.arena.report import build_report
 from monkey_env.apps.arena.results import Results, ResultsError
 from monkey_env.apps.arena.runner import plan_tournament, run_tournament
 from monkey_env.apps.arena.schedule import Schedule, seatings
+from monkey_env.apps.balance.stats import wilson
 from monkey_env.apps.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

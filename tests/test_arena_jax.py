@@ -34,7 +34,7 @@ def test_jax_tournament_rows_are_deterministic_and_survive_lost_games(tmp_path):
     db.db.execute("DELETE FROM games WHERE game_index IN (2, 4)")     # two games of the first chunk
     _, added = run_tournament(db, plan, workers=1, progress=False)
     assert added == 2
-    strip = lambda rs: [{k: v for k, v in r.items() if k not in ("finished", "duration")} for r in rs]  # noqa: E731
+    strip = lambda rs: [{k: v for k, v in r.items() if k not in ("finished", "duration")} for r in rs]
     assert strip(db.games(tour.id)) == strip(rows)
 
     # The recorded games are play_batch's own play.

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import yaml
 
-from monkey_env.agents.random_agent import RandomAgent
 from monkey_env import ConfigError, Game, GameOptions, IllegalActionError, Phase, SaveFileError, load_game_data
+from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.monkey_palace.actions import PHASE_WORDS
 from monkey_env.monkey_palace.config import PILE_IDS
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from monkey_env.apps.balance import analysis as A
-from monkey_env.apps.balance.collect import Cell, Dataset, BalancePlan, Records, rotations
+from monkey_env.apps.balance.collect import BalancePlan, Cell, Dataset, Records, rotations
 from monkey_env.apps.balance.report import clean, findings, tables, write
 from monkey_env.monkey_palace.game_data import load_game_data
 
@@ -74,7 +74,8 @@ def test_card_figures_known_answers():
     owner[:, ids] = 1
     rnd[:, ids] = 5
     rnd[:, ids[-1]] = 9
-    ds = Dataset(cells=[Cell("seats", 2, "1", "none", ("x", "x"))], records=[records(s, card_owner=owner, card_round=rnd, top=top)],
+    ds = Dataset(cells=[Cell("seats", 2, "1", "none", ("x", "x"))],
+                 records=[records(s, card_owner=owner, card_round=rnd, top=top)],
                  meta={"plan": {"agents": ["x"]}})
     cards = A.card_table(DATA)
     blk = A.cards_section(ds, cards)["per_players"][0]

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from monkey_env.agents.random_agent import RandomAgent
 from monkey_env import Game
+from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.monkey_palace.build_legality import legal_build_matrix
 from monkey_env.monkey_palace.geometry import NUM_CELLS, cell_xy
 from monkey_env.monkey_palace.palace import Supply

@@ -165,7 +165,7 @@ def test_a_diagonal_tile_counts_for_the_room_on_each_side():
 
 def test_the_start_tiles_gardens_never_count():
     g = new_game()
-    garden = next(l.face for l in g.city.cells.values() if COLOURS[l.face.floors[0]] == "garden")
+    garden = next(laid.face for laid in g.city.cells.values() if COLOURS[laid.face.floors[0]] == "garden")
     assert garden.counts is False and g.city.at(7, 7).face is garden
     rooms = g.rooms()
     corner = next(r for r in rooms if (7, 7) in g.city.cells_of(r))
@@ -285,7 +285,7 @@ def test_the_advanced_side_has_larger_rooms_and_no_gardens():
     g = new_game(start_side="advanced")
     sizes = sorted(g.city.tiles(r) for r in g.rooms())
     assert sizes == [1, 2, 2, 2, 2]
-    assert not any(COLOURS[l.face.floors[0]] == "garden" for l in g.city.cells.values())
+    assert not any(COLOURS[laid.face.floors[0]] == "garden" for laid in g.city.cells.values())
 
 
 def test_a_save_that_disagrees_with_its_actions_is_refused():

@@ -8,17 +8,16 @@ import os
 import jax
 import numpy as np
 import pytest
+from scenario import begin_turn, build, pile, put_on_top, scenario_game, shape
 
+from monkey_env import Game, Phase
 from monkey_env.agents.greedy import GreedyAgent, staircase_value
 from monkey_env.agents.registry import make_agent
-from monkey_env import Game, Phase
 from monkey_env.apps.batch_play import play_batch
 from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.monkey_palace.jaxgame import JaxGame
 from monkey_env.monkey_palace.jaxgame.parity import game_settings
 from monkey_env.monkey_palace.text_view import draw_palace
-
-from scenario import begin_turn, build, pile, put_on_top, scenario_game, shape
 
 GREEDY = GreedyAgent()
 
@@ -72,7 +71,7 @@ def three_arch_game(extra: str) -> Game:
 
 
 def test_the_value_counts_the_cards_the_credits_buy_and_the_decoration_height():
-    three = lambda game: staircase_value(game, cell(5, 7), shape(game, "E", base=0, turns="SS"))  # noqa: E731
+    three = lambda game: staircase_value(game, cell(5, 7), shape(game, "E", base=0, turns="SS"))
     # 3 arches + the highest light decoration = 4 credits: light-4 (4 bananas).
     assert three(three_arch_game("L3")) == 256 * 4 + 4
     # Level with an older light decoration: 3 credits: multi-2 (2 bananas, cheaper than
@@ -84,7 +83,8 @@ def test_the_shape_decision_takes_the_staircase_that_made_the_anchor_best():
     game = three_arch_game("L3")
     game.apply(greedy(game))
     assert game.phase == Phase.SHAPE
-    values = {s: staircase_value(game, game.turn.anchor, int(s)) for s in np.flatnonzero(game.build_matrix()[:, game.turn.anchor])}
+    shapes = np.flatnonzero(game.build_matrix()[:, game.turn.anchor])
+    values = {s: staircase_value(game, game.turn.anchor, int(s)) for s in shapes}
     best = max(values.values())
     chosen = greedy(game) - game.layout.shape
     assert values[chosen] == best and chosen == min(s for s, v in values.items() if v == best)

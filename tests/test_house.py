@@ -91,7 +91,8 @@ def edited_configs(tmp_path_factory) -> Path:
     text[grid_start + 10] = row[:col] + "#" + row[col + 1:]
     map1.write_text("\n".join(text) + "\n")
     cards = cfg / "cards.yaml"
-    cards.write_text(cards.read_text().replace("- {bananas: 0, instant: [arch_or_brick]", "- {bananas: 9, instant: [arch_or_brick]", 1))
+    before, after = "- {bananas: 0, instant: [arch_or_brick]", "- {bananas: 9, instant: [arch_or_brick]"
+    cards.write_text(cards.read_text().replace(before, after, 1))
     return cfg
 
 

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 import yaml
 
-from monkey_env.agents.random_agent import RandomAgent
 from monkey_env import Game, Phase
+from monkey_env.agents.random_agent import RandomAgent
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 TRAY = yaml.safe_load((CONFIGS / "tray.yaml").read_text(encoding="utf-8"))

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from tiny_training import two_iterations
 
 from monkey_env.agents.palace_network import compact_inputs, masked_logits, planes_from_compact
 from monkey_env.agents.ppo_jax import CheckpointError, JaxPPOAgent, load_checkpoint, save_checkpoint
@@ -14,7 +15,6 @@ from monkey_env.apps.jax_trainer import JaxTrainConfig, make_train, per_seat_adv
 from monkey_env.apps.train import load_config
 from monkey_env.monkey_palace.config import ConfigError
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
-from tiny_training import two_iterations
 
 TINY = dict(ppo=dict(num_envs=8, num_steps=6, num_minibatches=2, num_epochs=1),
             network=dict(width=4, hidden=8, stud_features=4),

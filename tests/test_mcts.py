@@ -7,18 +7,26 @@ at a time); the tree test runs mctx on a toy model and compiles in seconds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import NamedTuple
+
 import jax
 import jax.numpy as jnp
 import mctx
 import numpy as np
 import pytest
-from dataclasses import replace
-from typing import NamedTuple
 
 from monkey_env.agents.greedy import GreedyAgent
 from monkey_env.agents.mcts import (
-    MASKED_LOGIT, MCTSAgent, MCTSSettings, backup_terms, greedy_prior_value, play_opponents, policy_backup_terms,
-    redraw_hidden_piles, root_utility,
+    MASKED_LOGIT,
+    MCTSAgent,
+    MCTSSettings,
+    backup_terms,
+    greedy_prior_value,
+    play_opponents,
+    policy_backup_terms,
+    redraw_hidden_piles,
+    root_utility,
 )
 from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.agents.registry import make_agent, split_agent_names
@@ -104,9 +112,9 @@ def test_the_backup_on_a_hand_made_three_player_tree():
     ids = np.asarray(tree.embeddings[0])
     visited = np.asarray(tree.node_visits[0]) > 0
     where = {int(ids[i]): i for i in range(len(ids)) if visited[i]}
-    q = lambda node: np.asarray(tree.qvalues(jnp.asarray([where[node]]))[0])  # noqa: E731  (its mover's view)
+    q = lambda node: np.asarray(tree.qvalues(jnp.asarray([where[node]]))[0])
 
-    visits = lambda node: np.asarray(tree.children_visits[0, where[node]])  # noqa: E731
+    visits = lambda node: np.asarray(tree.children_visits[0, where[node]])
     # Edges into the end are exact: a node's Q is its mover's side of u (+u for seat 0, -u else).
     for node, expected in ((3, [3.0, 1.0]),     # seat 1: -u of "seat 1 +6" and of "seat 2 +2"
                            (4, [-4.0, 2.0])):   # seat 2: -u of "seat 0 +4" and of "seat 2 +4"
@@ -284,8 +292,8 @@ def test_states_differing_only_in_hidden_order_get_the_same_action(jg, agent):
     for key in (jax.random.PRNGKey(0), jax.random.PRNGKey(1)):
         a = agent.act_batch(jg, states, masks, key)
         hidden = jax.tree_util.tree_map(lambda x: x, states)
-        hidden = hidden._replace(pile_cards=jnp.stack([hide_differently(jax.tree_util.tree_map(lambda x: x[i], states)).pile_cards
-                                                       for i in range(2)]))
+        one = [jax.tree_util.tree_map(lambda x, i=i: x[i], states) for i in range(2)]
+        hidden = hidden._replace(pile_cards=jnp.stack([hide_differently(game).pile_cards for game in one]))
         np.testing.assert_array_equal(a, agent.act_batch(jg, hidden, masks, key))
 
 
@@ -347,8 +355,9 @@ def last_turn_position():
     bananas, 5 to 6, and seat 0 wins. The single arch from the gold stud (23, 20) brings only
     3 by that value (the Monkey trophy, and 2 credits buy a 1-banana card) but takes the trophy
     from seat 0: 4 to 4, and the Monkey's holder wins the tie."""
-    from monkey_env.monkey_palace.text_view import draw_palace
     from scenario import begin_turn, pile, put_on_top, scenario_game
+
+    from monkey_env.monkey_palace.text_view import draw_palace
 
     game = scenario_game("d l l l l l b1", origin=(5, 7), supply=(3, 2, 0), seat=1)
     draw_palace(game.palace, "b1 l l g", (20, 20))

@@ -4,8 +4,8 @@ import jax
 import numpy as np
 import pytest
 
-from monkey_env.monkey_palace.envs import pettingzoo_env
 from monkey_env.monkey_palace.actions import ActionLayout
+from monkey_env.monkey_palace.envs import pettingzoo_env
 
 
 def play_random(env, seed: int, rng_seed: int = 0, stop=None):

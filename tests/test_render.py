@@ -7,11 +7,11 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from monkey_env.agents.random_agent import RandomAgent  # noqa: E402
-from monkey_env import Game  # noqa: E402
-from monkey_env.monkey_palace.geometry import Animal, Colour  # noqa: E402
-from monkey_env.monkey_palace.palace import Palace  # noqa: E402
-from monkey_env.monkey_palace.render import game_picture, palace_picture, save_png  # noqa: E402
+from monkey_env import Game
+from monkey_env.agents.random_agent import RandomAgent
+from monkey_env.monkey_palace.geometry import Animal, Colour
+from monkey_env.monkey_palace.palace import Palace
+from monkey_env.monkey_palace.render import game_picture, palace_picture, save_png
 
 SIZE = (400, 320)  # small pictures keep the tests quick
 

@@ -12,14 +12,12 @@ and the grid model (design/model.md).
 from __future__ import annotations
 
 import pytest
+from scenario import begin_turn, build, row_tokens, scenario_game, shape, token, verdict
 
 from monkey_env import Game, IllegalActionError, Phase
 from monkey_env.monkey_palace.catalogue import ARCH_SPAN
 from monkey_env.monkey_palace.geometry import Animal, Colour, heading_step
 from monkey_env.monkey_palace.palace import Supply
-
-from scenario import begin_turn, build, row_tokens, scenario_game, shape, token, verdict
-
 
 # ===================================================================== A. starting point
 # "A staircase must start from an open knob on the Ground Map." The model adds: of a colour

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from monkey_env.agents.random_agent import RandomAgent
 from monkey_env import Game, Phase, SaveFileError, load_game_data
+from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.monkey_palace.engine import load_record
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"

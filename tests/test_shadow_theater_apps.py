@@ -80,7 +80,8 @@ def test_evaluate_another_game_with_seats_rotated():
     from monkey_env.apps.evaluate import evaluate, format_table
 
     report = evaluate(["ref-random", "greedy-ref"], games=8, seed=2, progress=False, game_options=ShadowTheaterOptions(),
-                      agents={"ref-random": ReferenceOnlyRandom(1), "greedy-ref": _ActOnly(make_agent("greedy", 0, game="shadow_theater"))})
+                      agents={"ref-random": ReferenceOnlyRandom(1),
+                              "greedy-ref": _ActOnly(make_agent("greedy", 0, game="shadow_theater"))})
     assert report["engine"] == "reference" and report["seat_games"] == {"ref-random": 8, "greedy-ref": 8}
     assert report["win_rate"]["greedy-ref"] >= 0.75 and "The Shadow Theater" in format_table(report)
     # The game's own win rule, not Monkey Palace's Banana Points.

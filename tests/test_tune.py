@@ -17,7 +17,13 @@ import numpy as np
 import pytest
 
 from monkey_env.apps.tune.objective import (
-    Bands, GameTable, ObjectiveConfig, SeatGames, SkillGames, card_lifts, evaluate,
+    Bands,
+    GameTable,
+    ObjectiveConfig,
+    SeatGames,
+    SkillGames,
+    card_lifts,
+    evaluate,
 )
 from monkey_env.apps.tune.space import Space, SpaceError, default_space_path
 from monkey_env.monkey_palace.game_data import load_game_data

@@ -9,16 +9,24 @@ layout's encode_* helpers; positions are set up on a cleared plate (tests/scenar
 from __future__ import annotations
 
 import pytest
+from scenario import (
+    begin_turn,
+    build,
+    card_ids,
+    pile,
+    put_on_top,
+    row_tokens,
+    scenario_game,
+    shape,
+    start_turn,
+    token,
+)
 
 from monkey_env import Game, IllegalActionError, Phase
+from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.geometry import Animal, Colour
 from monkey_env.monkey_palace.palace import Supply
-from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.text_view import draw_palace
-
-from scenario import (
-    begin_turn, build, card_ids, pile, put_on_top, row_tokens, scenario_game, shape, start_turn, token,
-)
 
 # Three arches heading east from (5, 7) at levels 0, 1, 2: arch 2 lands on an old brick at
 # (11, 7) (the attachment), arch 3 needs 2 bricks of support at (14, 7). Decoration top: 4.

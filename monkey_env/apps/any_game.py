@@ -19,7 +19,7 @@ The winners are the game's own (its ``places()``: 1 = winner); a win shared by k
 from __future__ import annotations
 
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 

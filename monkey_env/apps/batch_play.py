@@ -69,10 +69,10 @@ class BatchResult:
         w = self.winners().astype(float)
         return w / w.sum(1, keepdims=True)
 
-    def take(self, rows) -> "BatchResult":
+    def take(self, rows) -> BatchResult:
         """The games at these rows (an index array or slice); ``seconds`` is shared out by games."""
         rows = np.arange(len(self.seeds))[rows]
-        pick = lambda v: None if v is None else np.asarray(v)[rows]  # noqa: E731
+        pick = lambda v: None if v is None else np.asarray(v)[rows]
         return BatchResult(
             seeds=self.seeds[rows], scores=self.scores[rows], rounds=self.rounds[rows], end_kind=self.end_kind[rows],
             illegal=self.illegal[rows], decisions=self.decisions[rows], card_owner=self.card_owner[rows],
@@ -82,9 +82,9 @@ class BatchResult:
             places=pick(self.places))
 
     @staticmethod
-    def concat(parts: list["BatchResult"]) -> "BatchResult":
+    def concat(parts: list[BatchResult]) -> BatchResult:
         """One result of several batches' games, in order."""
-        cat = lambda name: (None if any(getattr(p, name) is None for p in parts)  # noqa: E731
+        cat = lambda name: (None if any(getattr(p, name) is None for p in parts)
                             else np.concatenate([getattr(p, name) for p in parts]))
         names = ("seeds", "scores", "rounds", "end_kind", "illegal", "decisions", "card_owner", "card_round",
                  "colour_builds", "card_top_turns", "holders", "bonus_cards", "places")

@@ -11,9 +11,9 @@ import time
 
 import numpy as np
 
-from monkey_env.monkey_palace.options import GameOptions
-from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.apps.simulate import play_game
+from monkey_env.monkey_palace.game_data import load_game_data
+from monkey_env.monkey_palace.options import GameOptions
 
 
 def bench_reference(games: int, players: int, seed: int) -> dict:

@@ -126,8 +126,8 @@ def bench_sb3_trainer(cfg, updates: int = 2) -> dict:
 
 def run_train_bench(jax_iterations: int = 3, sb3_updates: int = 2) -> dict:
     """Both trainers with their shipped configs on the same games and opponents (module docstring)."""
-    from monkey_env.apps.train import load_config
     import monkey_env.configs as configs
+    from monkey_env.apps.train import load_config
 
     train_dir = Path(configs.__file__).parent / "train"
     sb3 = load_config(train_dir / "ppo_sb3.yaml")

@@ -1,4 +1,5 @@
-"""The ``monkey-palace`` command line: simulate, show and benchmark games; train, evaluate and rate agents; play; balance reports."""
+"""The ``monkey-palace`` command line: simulate, show and benchmark games; train, evaluate and rate
+agents; play; balance reports."""
 
 from __future__ import annotations
 
@@ -11,20 +12,20 @@ import sys
 import time
 from pathlib import Path
 
+from monkey_env.agents.registry import BUILT_IN as AGENTS  # noqa: F401 (AGENTS: old name)
+from monkey_env.agents.registry import known_names, make_agent, split_agent_names
+from monkey_env.apps.cli_edges import STOPPED, BadArgument, check_config_dir, check_output_file, check_values
+from monkey_env.core.jax_cache import enable_compilation_cache
+from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
+from monkey_env.core.provenance import load_average, provenance, set_command, shipped_checkpoints
+from monkey_env.games import DEFAULT_GAME, game_names, game_spec
 from monkey_env.monkey_palace.config import ConfigError
 from monkey_env.monkey_palace.engine import SaveFileError
-from monkey_env.apps.cli_edges import (STOPPED, BadArgument, check_config_dir, check_output_file,  # noqa: F401
-                                     check_values)
-from monkey_env.core.jax_cache import enable_compilation_cache
-from monkey_env.core.provenance import load_average, provenance, set_command, shipped_checkpoints
-from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
-from monkey_env.games import DEFAULT_GAME, game_names, game_spec
-from monkey_env.agents.registry import BUILT_IN as AGENTS, known_names, make_agent, split_agent_names  # noqa: F401 (AGENTS: old name)
-
 
 # Further subcommands, each in its own module with a register(subparsers) function.
-COMMAND_MODULES: list[str] = ["monkey_env.apps.arena.cli", "monkey_env.apps.play", "monkey_env.apps.balance.cli", "monkey_env.apps.evaluate",
-                               "monkey_env.apps.train", "monkey_env.apps.tune.cli", "monkey_env.apps.web.cli"]
+COMMAND_MODULES: list[str] = ["monkey_env.apps.arena.cli", "monkey_env.apps.play", "monkey_env.apps.balance.cli",
+                               "monkey_env.apps.evaluate", "monkey_env.apps.train", "monkey_env.apps.tune.cli",
+                               "monkey_env.apps.web.cli"]
 
 
 def add_game_options(p: argparse.ArgumentParser, *, skip: tuple[str, ...] = ("reward_mode",)) -> None:
@@ -155,7 +156,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             raise ValueError(f"{spec.title} has no picture")
         try:
             if spec.name == DEFAULT_GAME:
-                from monkey_env.monkey_palace.render import game_picture as picture, save_png
+                from monkey_env.monkey_palace.render import game_picture as picture
+                from monkey_env.monkey_palace.render import save_png
                 save_png(picture(game), args.png)
             else:
                 save_image(spec.load("picture")(game), args.png)

@@ -21,9 +21,9 @@ import time
 import numpy as np
 
 from monkey_env.agents.registry import make_agent, split_agent_names
-from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.apps.balance.stats import mean_ci, wilson
 from monkey_env.apps.results_table import GameResults, TimedAgent, play_games, shared_win_rule
+from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.monkey_palace.options import GameOptions
 
 
@@ -139,7 +139,6 @@ def format_table(report: dict) -> str:
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from monkey_env.apps.cli import chosen_game, game_options, rule_options, say_compiling, with_provenance
-
     from monkey_env.apps.cli_edges import STOPPED, check_agents, stopped
 
     started = time.perf_counter()

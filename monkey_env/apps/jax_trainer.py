@@ -239,7 +239,7 @@ def per_seat_advantages(rewards, values, actors, dones, gamma: float, lam: float
         acc = jnp.where(reset, 0.0, acc) + reward
         known = known | reset
         me = seats[None, :] == actor[:, None]                # (B, 4)
-        take = lambda x: jnp.sum(jnp.where(me, x, 0), 1)    # noqa: E731  the actor's entry
+        take = lambda x: jnp.sum(jnp.where(me, x, 0), 1)
         is_known = take(known.astype(jnp.int32)) > 0
         delta = take(acc) + gamma * take(next_value) - value
         adv = jnp.where(is_known, delta + gamma * lam * take(next_adv), 0.0)
@@ -408,7 +408,7 @@ class Trainer:
         g = slots
         if g is None or self.pg.greedy_needs_inputs():
             return self.pg.greedy(states, masks, aux, key, needs)
-        head = lambda x: x[:g]  # noqa: E731
+        head = lambda x: x[:g]
         part = self.pg.greedy(jax.tree_util.tree_map(head, states), masks[:g],
                               jax.tree_util.tree_map(head, aux), key, needs[:g])
         return jnp.zeros(masks.shape[0], jnp.int32).at[:g].set(part)
@@ -447,7 +447,7 @@ class Trainer:
             reward = shaped_rewards(self.pg, states, after, c.reward_scale, c.win_bonus)
             done = after.terminated & ~states.terminated
             replace = done & ~used
-            pick_b = lambda a, b: jax.tree_util.tree_map(  # noqa: E731
+            pick_b = lambda a, b: jax.tree_util.tree_map(
                 lambda x, y: jnp.where(replace.reshape((-1,) + (1,) * (x.ndim - 1)), x, y), a, b)
             states = pick_b(fresh, after)
             learner = jnp.where(replace[:, None], fresh_learner, learner)
@@ -501,7 +501,7 @@ class Trainer:
         for k_perm in jax.random.split(k_epochs, c.num_epochs):
             perm = jax.random.permutation(k_perm, self.samples).reshape(c.num_minibatches, self.minibatch)
             for idx in perm:
-                batch, a, t = jax.tree_util.tree_map(lambda x: x[idx], flat)
+                batch, a, t = jax.tree_util.tree_map(lambda x, idx=idx: x[idx], flat)
                 (_, info), grads = grad_fn(params, batch, a, t)
                 updates, opt_state = self.optimizer.update(grads, opt_state, params)
                 params = optax.apply_updates(params, updates)

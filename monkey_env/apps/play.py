@@ -25,9 +25,9 @@ import numpy as np
 from monkey_env.agents.registry import known_names, make_agent, split_agent_names
 from monkey_env.core.outcome import seat_label
 from monkey_env.monkey_palace.actions import Phase
+from monkey_env.monkey_palace.catalogue import ARCH_SPAN
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError
-from monkey_env.monkey_palace.catalogue import ARCH_SPAN
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, Knob, cell_xy, heading_step
 from monkey_env.monkey_palace.text_view import cell_token, game_text, palace_text
 
@@ -558,7 +558,7 @@ def _check_opponents(text: str, players: int) -> list[str]:
         try:
             agent = make_agent(n, 0)
         except ValueError as e:
-            raise Retry(str(e))
+            raise Retry(str(e)) from None
         if not hasattr(agent, "act"):
             raise Retry(f"{n} cannot play the terminal game: it has no act(game, mask)")
     return names
@@ -610,7 +610,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     session = Session(game, human, opponents, save_path, out, inp)
     code = session.run()
     if game.game_over and args.png:
-        from monkey_env.monkey_palace.render import game_picture as picture, save_png
+        from monkey_env.monkey_palace.render import game_picture as picture
+        from monkey_env.monkey_palace.render import save_png
         save_png(picture(game), args.png)
         print(f"A picture of the palace: {args.png}", file=out, flush=True)
     return code

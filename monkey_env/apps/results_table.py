@@ -20,14 +20,15 @@ a column of the table.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 from pydantic import BaseModel
 
 from monkey_env.apps.batch_play import END_KIND_NAMES, BatchResult
-from monkey_env.core.outcome import batch_places, win_shares as _win_shares
+from monkey_env.core.outcome import batch_places
+from monkey_env.core.outcome import win_shares as _win_shares
 from monkey_env.monkey_palace.options import GameOptions
 
 SHARED_WIN = ("the winner has the most Banana Points, a tie going to the Monkey trophy's holder; "
@@ -92,14 +93,14 @@ class GameResults:
         """(G, P) bool: the seats in first place."""
         return self.places == 1
 
-    def take(self, rows) -> "GameResults":
+    def take(self, rows) -> GameResults:
         rows = np.arange(self.n)[rows]
         return GameResults(**{c: getattr(self, c)[rows] for c in self.COLUMNS},
                            batch=None if self.batch is None else self.batch.take(rows),
                            stats=None if self.stats is None else {k: v[rows] for k, v in self.stats.items()})
 
     @classmethod
-    def concat(cls, parts: Sequence["GameResults"]) -> "GameResults":
+    def concat(cls, parts: Sequence[GameResults]) -> GameResults:
         parts = list(parts)
         batches = [p.batch for p in parts]
         stats = [p.stats for p in parts]
@@ -195,7 +196,8 @@ def agent_names(agents: Sequence) -> list[str]:
     return [str(getattr(a, "name", None) or type(a).__name__) for a in agents]
 
 
-def play_games(agents: Sequence | Callable[[int, int], Sequence], options: GameOptions | dict, seeds, *, names: Sequence[str] | None = None,
+def play_games(agents: Sequence | Callable[[int, int], Sequence], options: GameOptions | dict, seeds, *,
+               names: Sequence[str] | None = None,
                engine: str = "auto", batch: int = 256, pad: bool | None = None, agent_key: int | Callable = 0,
                share_agents: bool = False, max_decisions: int = 2000, jax_game=None, data=None,
                on_game: Callable | None = None, progress: Callable[[int], None] | None = None) -> GameResults:

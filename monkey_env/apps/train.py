@@ -5,7 +5,8 @@ on the JAX engine, monkey_env/apps/jax_trainer.py and training_run.py, for the g
 names) or ``sb3`` (this module:
 Stable-Baselines3's MaskablePPO over the batched VecEnv, the design card's library).
 
-**The SB3 trainer.** The learner plays one seat of ``num_envs`` batched JAX games (:class:`monkey_env.monkey_palace.envs.vec_env.JaxVecEnv`)
+**The SB3 trainer.** The learner plays one seat of ``num_envs`` batched JAX games
+(:class:`monkey_env.monkey_palace.envs.vec_env.JaxVecEnv`)
 against opponents drawn per episode: random, greedy and frozen snapshots of itself ("self",
 refreshed every ``snapshot_every_steps``). Every ``eval_every_steps`` the current policy
 plays ``eval_games`` games against random and against greedy (seats alternated, greedy

@@ -127,7 +127,7 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
     else:
         with curve.open("w", newline="") as f:
             csv.writer(f).writerow(CURVE_FIELDS)
-    from torch.utils.tensorboard import SummaryWriter   # imported late: torch is heavy
+    from torch.utils.tensorboard import SummaryWriter  # imported late: torch is heavy
     writer = SummaryWriter(str(run_dir / "tensorboard"))
     sitting_start, trained_before = time.perf_counter(), extra["seconds"]
 

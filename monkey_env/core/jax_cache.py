@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 
-
 # Cache every program that took this long to compile: start-up is many small programs too.
 MIN_COMPILE_SECONDS = 0.1
 

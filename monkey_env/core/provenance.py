@@ -16,7 +16,6 @@ import sys
 import time
 from pathlib import Path
 
-
 _command: list[str] | None = None
 
 

@@ -18,7 +18,17 @@ from dataclasses import dataclass
 
 from monkey_env.forbidden_city.game_data import TileFace
 from monkey_env.forbidden_city.geometry import (
-    COLOURS, DIRECTIONS, DIRECTION_NAMES, DOOR, OPEN, PARTS, STEP, WALL, node_cell, node_id, opposite,
+    COLOURS,
+    DIRECTION_NAMES,
+    DIRECTIONS,
+    DOOR,
+    OPEN,
+    PARTS,
+    STEP,
+    WALL,
+    node_cell,
+    node_id,
+    opposite,
 )
 
 
@@ -87,7 +97,7 @@ class City:
     def node_offset(self, dx: int, dy: int) -> int:
         return (dy * self.size + dx) * PARTS
 
-    def copy(self) -> "City":
+    def copy(self) -> City:
         c = City(self.size)
         c.cells = dict(self.cells)
         return c

@@ -92,7 +92,7 @@ class Game:
 
     # ------------------------------------------------------------------ set-up
     @classmethod
-    def from_options(cls, options: ForbiddenCityOptions, **kwargs) -> "Game":
+    def from_options(cls, options: ForbiddenCityOptions, **kwargs) -> Game:
         return cls(options, **kwargs)
 
     def shuffled_stacks(self) -> list[list[int]]:
@@ -185,7 +185,8 @@ class Game:
         """One turn; an illegal action raises ValueError and changes nothing."""
         why = self.explain(action)
         if why != "legal":
-            raise ValueError(f"illegal action {action} ({self.action_name(action) if isinstance(action, (int, np.integer)) and 0 <= action < self.layout.num_actions else '?'}): {why}")
+            known = isinstance(action, (int, np.integer)) and 0 <= action < self.layout.num_actions
+            raise ValueError(f"illegal action {action} ({self.action_name(action) if known else '?'}): {why}")
         action = int(action)
         seat = self.current
         self.last_scores = []
@@ -233,7 +234,7 @@ class Game:
             return
         self.city.translate(dx, dy)
         offset = self.city.node_offset(dx, dy)
-        moved = lambda room: Room(frozenset(n + offset for n in room.nodes))   # noqa: E731
+        moved = lambda room: Room(frozenset(n + offset for n in room.nodes))
         self._closed = {r + offset for r in self._closed}
         self.last_scores = [replace(s, room=moved(s.room), linked=tuple((moved(r), v) for r, v in s.linked))
                             for s in self.last_scores]
@@ -326,7 +327,7 @@ class Game:
         return game_to_dict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Game":
+    def from_dict(cls, d: dict) -> Game:
         from monkey_env.forbidden_city.save_format import game_from_dict
         return game_from_dict(d)
 
@@ -335,7 +336,7 @@ class Game:
         return game_record(self)
 
     @classmethod
-    def replay(cls, record: dict) -> "Game":
+    def replay(cls, record: dict) -> Game:
         from monkey_env.forbidden_city.save_format import replay_record
         return replay_record(record)
 
@@ -345,7 +346,7 @@ class Game:
         from pathlib import Path
         Path(path).write_text(json.dumps(self.to_dict()), encoding="utf-8")
 
-    def redraw_hidden(self, seat: int, rng: np.random.Generator) -> "Game":
+    def redraw_hidden(self, seat: int, rng: np.random.Generator) -> Game:
         """The same game as ``seat`` has seen it, with what it cannot see drawn anew from ``rng``
         (a determinization, for search and for the information-set tests): every stack's order
         and the tiles the other players hold, shuffled within each player's unseen tiles (the
@@ -359,5 +360,5 @@ class Game:
                     order[-unseen:] = [int(t) for t in rng.permutation(order[-unseen:])]
         return Game.replay({**self.record(), "deal": deal})
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         return copy.deepcopy(self)

@@ -17,7 +17,17 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from monkey_env.forbidden_city.geometry import (
-    COLOURS, DIAGONALS, DIRECTIONS, GARDEN, OPEN, PALACE, ROOM_COLOURS, SIDE_LETTERS, STEP, opposite, rotate,
+    COLOURS,
+    DIAGONALS,
+    DIRECTIONS,
+    GARDEN,
+    OPEN,
+    PALACE,
+    ROOM_COLOURS,
+    SIDE_LETTERS,
+    STEP,
+    opposite,
+    rotate,
 )
 from monkey_env.monkey_palace.config import ConfigError, default_config_dir, load_yaml_model
 
@@ -150,7 +160,7 @@ class TileFace:
     def floor_towards(self, d: int) -> int:
         return self.floors[self.quarter_part[d]]
 
-    def turned(self, turns: int) -> "TileFace":
+    def turned(self, turns: int) -> TileFace:
         return TileFace(rotate(self.sides, turns), rotate(self.quarter_part, turns), self.floors,
                         self.advisors, self.dragons, self.counts)
 

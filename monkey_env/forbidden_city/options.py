@@ -43,13 +43,13 @@ class ForbiddenCityOptions(BaseModel):
     def _path_as_text(cls, v):
         return None if v is None else str(v)
 
-    def game_data(self) -> "GameData":
+    def game_data(self) -> GameData:
         return _load(self.config_dir)
 
-    def with_seed(self, seed: int) -> "ForbiddenCityOptions":
+    def with_seed(self, seed: int) -> ForbiddenCityOptions:
         return self.replace(seed=int(seed))
 
-    def replace(self, **changes) -> "ForbiddenCityOptions":
+    def replace(self, **changes) -> ForbiddenCityOptions:
         return ForbiddenCityOptions(**{**self.model_dump(), **changes})
 
     def shared_by_games(self) -> dict:
@@ -57,6 +57,6 @@ class ForbiddenCityOptions(BaseModel):
 
 
 @lru_cache(maxsize=16)
-def _load(config_dir: str | None) -> "GameData":
+def _load(config_dir: str | None) -> GameData:
     from monkey_env.forbidden_city.game_data import load_game_data
     return load_game_data(config_dir)

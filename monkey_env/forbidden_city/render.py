@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from monkey_env.forbidden_city.geometry import COLOURS, DIRECTIONS, DOOR, E, N, OPEN, WALL, node_id
+from monkey_env.forbidden_city.geometry import COLOURS, DIRECTIONS, DOOR, OPEN, WALL, E, N, node_id
 
 FLOOR = {"green": ("#5e9c4c", "#b9d8ad"), "pink": ("#d9668c", "#f2c4d3"), "white": ("#bdb5a0", "#f6f3ea"),
          "palace": ("#d4a017", "#d4a017"), "garden": ("#2f5d34", "#2f5d34")}

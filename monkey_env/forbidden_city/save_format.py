@@ -48,7 +48,7 @@ class SaveModel(RecordModel):
     game_over: bool
 
 
-def _position(game: "Game") -> dict:
+def _position(game: Game) -> dict:
     return {
         "cells": sorted([x, y, laid.owner, laid.tile, laid.rotation] for (x, y), laid in game.city.cells.items()),
         "stacks": [list(s) for s in game.stacks], "held": list(game.held), "current": game.current,
@@ -57,13 +57,13 @@ def _position(game: "Game") -> dict:
     }
 
 
-def game_record(game: "Game") -> dict:
+def game_record(game: Game) -> dict:
     return {"version": SAVE_VERSION, "game": GAME_NAME, "options": game.options.model_dump(),
             "fingerprint": game.data.fingerprint, "deal": [list(s) for s in game.deal],
             "actions": list(game.history)}
 
 
-def game_to_dict(game: "Game") -> dict:
+def game_to_dict(game: Game) -> dict:
     return {**game_record(game), **_position(game)}
 
 
@@ -74,7 +74,7 @@ def _validated(model: type[BaseModel], d: dict) -> BaseModel:
         raise ValueError(f"not a Forbidden City {'save' if model is SaveModel else 'record'}: {describe(e)}") from None
 
 
-def replay_record(record: dict) -> "Game":
+def replay_record(record: dict) -> Game:
     from monkey_env.forbidden_city.engine import Game
 
     if isinstance(record, dict):   # a save is a record too: its position is checked by game_from_dict
@@ -95,7 +95,7 @@ def replay_record(record: dict) -> "Game":
     return game
 
 
-def game_from_dict(d: dict) -> "Game":
+def game_from_dict(d: dict) -> Game:
     save = _validated(SaveModel, d)
     game = replay_record(save.model_dump(include=set(RecordModel.model_fields)))
     stored = save.model_dump(include=set(SaveModel.model_fields) - set(RecordModel.model_fields))

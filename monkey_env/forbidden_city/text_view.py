@@ -8,7 +8,7 @@ and what it holds (``2R``: two advisors of red; ``D``: a dragon).
 
 from __future__ import annotations
 
-from monkey_env.forbidden_city.geometry import COLOURS, DOOR, E, N, S, W, WALL, node_id
+from monkey_env.forbidden_city.geometry import COLOURS, DOOR, WALL, E, N, S, W, node_id
 
 LETTER = {"green": "g", "pink": "p", "white": "w", "palace": "I", "garden": "~"}
 
@@ -25,8 +25,8 @@ def _cell_lines(game, x: int, y: int, closed: set[int], colours: list[str]) -> l
         room = game_room_of(game, node_id(x, y, part, size))
         return c.upper() if room in closed and c in "gpw" else c
 
-    horizontal = lambda s: {WALL: "---", DOOR: "-d-"}.get(s, "   ")  # noqa: E731
-    vertical = lambda s: {WALL: "|", DOOR: "d"}.get(s, " ")  # noqa: E731
+    horizontal = lambda s: {WALL: "---", DOOR: "-d-"}.get(s, "   ")
+    vertical = lambda s: {WALL: "|", DOOR: "d"}.get(s, " ")
     if f.parts == 1:
         floor = f" {letter(0)} "
     elif f.quarter_part[N] == f.quarter_part[E]:

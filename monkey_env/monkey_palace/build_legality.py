@@ -78,12 +78,12 @@ class LaneTree:
         def add(n: int, parent: int) -> None:
             node = tree.nodes[n]
             sx, sy = heading_step(node.step.heading)
-            cell = lambda f: (node.step.dx + f * sx, node.step.dy + f * sy)  # noqa: E731
+            cell = lambda f: (node.step.dx + f * sx, node.step.dy + f * sy)
             me = len(self.nodes)
             self.nodes.append((parent, node.depth, cell(1), cell(2), cell(ARCH_SPAN),
                                node.step.level - base0, node.rise_below))
             shape = shapes[node.shapes[0]]
-            key = lambda h, b: (h, b, shape.rise if shape.arches > 1 else None, shape.turns)  # noqa: E731
+            key = lambda h, b: (h, b, shape.rise if shape.arches > 1 else None, shape.turns)
             try:
                 lane_shapes.append([by_key[key(h, b)] for h, b in self.lanes])
             except KeyError:
@@ -115,7 +115,7 @@ def legal_build_matrix(palace, lanes: LaneTree, arches: int, bricks: int, column
     anchor_ok = _GROUND_TABLE[palace.knob] & ~animal
     # Quarter turns (counter-clockwise) taking each lane's heading to east, and back.
     turns = [h - 1 for h, _ in lanes.lanes]
-    turned = lambda plane: np.stack([np.rot90(plane, k) for k in turns])  # noqa: E731
+    turned = lambda plane: np.stack([np.rot90(plane, k) for k in turns])
     height, clearance, rest_ok, anchor_ok = turned(height), turned(clearance), turned(rest_ok), turned(anchor_ok)
     base = np.array([b for _, b in lanes.lanes], np.int16).reshape(-1, 1, 1)
 

@@ -71,7 +71,7 @@ class TrayConfig(_Strict):
     animal_height: int = Field(ge=0)
 
     @model_validator(mode="after")
-    def _unlimited_decorations(self) -> "TrayConfig":
+    def _unlimited_decorations(self) -> TrayConfig:
         # Decorations are unlimited in the published game (FAQ); a finite count would need
         # a rule for running out, which the texts do not give.
         if any(v is not None for v in (self.decorations.light, self.decorations.dark, self.decorations.gold)):
@@ -95,7 +95,7 @@ class Pile(_Strict):
     cards: list[Card] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _id_matches(self) -> "Pile":
+    def _id_matches(self) -> Pile:
         if self.id not in PILE_IDS:
             raise ValueError(f"unknown pile id {self.id!r}; expected one of {', '.join(PILE_IDS)}")
         colour, cost = self.id.split("-")
@@ -109,7 +109,7 @@ class CardsConfig(_Strict):
     piles: list[Pile]
 
     @model_validator(mode="after")
-    def _twelve_piles(self) -> "CardsConfig":
+    def _twelve_piles(self) -> CardsConfig:
         ids = [p.id for p in self.piles]
         if sorted(ids) != sorted(PILE_IDS):
             raise ValueError(f"piles must be exactly {', '.join(PILE_IDS)} once each, got {', '.join(ids)}")
@@ -140,7 +140,7 @@ class BoardsConfig(_Strict):
     boards: list[Board]
 
     @model_validator(mode="after")
-    def _four_seats(self) -> "BoardsConfig":
+    def _four_seats(self) -> BoardsConfig:
         if [b.seat for b in self.boards] != [1, 2, 3, 4]:
             raise ValueError("boards must list seats 1, 2, 3, 4 in order")
         return self
@@ -175,7 +175,7 @@ class MapConfig(_Strict):
         return "\n".join(rows)
 
     @model_validator(mode="after")
-    def _start_on_white(self) -> "MapConfig":
+    def _start_on_white(self) -> MapConfig:
         rows = self.rows()
         dx, dy = heading_step(HEADING_NAMES.index(self.start.heading))
         x0, y0 = self.start.anchor

@@ -17,17 +17,24 @@ from pathlib import Path
 import numpy as np
 from pydantic import ValidationError
 
+from monkey_env.core.outcome import places, seat_label, winners, winners_label
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, PHASE_WORDS, ActionLayout, Phase
 from monkey_env.monkey_palace.build_legality import legal_build_matrix
 from monkey_env.monkey_palace.config import PILE_IDS, ConfigError
 from monkey_env.monkey_palace.game_data import GameData
 from monkey_env.monkey_palace.geometry import (
-    BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, NUM_CELLS, Animal, Colour, cell_xy,
+    BOARD_SIZE,
+    COLOUR_NAMES,
+    HEADING_NAMES,
+    NUM_CELLS,
+    Animal,
+    Colour,
+    cell_xy,
 )
-from monkey_env.core.outcome import places, seat_label, winners, winners_label
 from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.monkey_palace.palace import Palace, StaircasePlan, Supply
 from monkey_env.monkey_palace.save_format import SAVE_VERSION, RecordModel, SaveModel, describe
+
 ELEMENT_KINDS = ("arches", "bricks", "columns")
 
 
@@ -109,7 +116,7 @@ class Game:
     @classmethod
     def new(cls, players: int = 2, map: int | str = 1, *, seed: int = 0, butterfly: bool = False,
             frog: bool = False, data: GameData | None = None,
-            pile_orders: list[list[int]] | None = None, **readings) -> "Game":
+            pile_orders: list[list[int]] | None = None, **readings) -> Game:
         """Set up a game. ``pile_orders`` (card ids per pile, top card last) replaces the
         seeded shuffle, so another engine's deal can be replayed exactly."""
         options = GameOptions(players=players, map=map, butterfly=butterfly, frog=frog, seed=seed, **readings)
@@ -117,7 +124,7 @@ class Game:
 
     @classmethod
     def from_options(cls, options: GameOptions, *, data: GameData | None = None,
-                     pile_orders: list[list[int]] | None = None) -> "Game":
+                     pile_orders: list[list[int]] | None = None) -> Game:
         """Set up a game from its options object (its game data unless ``data`` is given)."""
         game = cls(options, data or options.game_data())
         game._set_up(pile_orders)
@@ -569,7 +576,7 @@ class Game:
         })
 
     @classmethod
-    def from_dict(cls, d: dict, data: GameData | None = None) -> "Game":
+    def from_dict(cls, d: dict, data: GameData | None = None) -> Game:
         """Rebuild a saved game; a malformed save raises SaveFileError naming the field."""
         m, options, data = _validated(SaveModel, d, "save", data)
         if len(m.players) != options.players:
@@ -600,11 +607,11 @@ class Game:
         Path(path).write_text(json.dumps(self.to_dict()), encoding="utf-8")
 
     @classmethod
-    def load(cls, path: str | Path) -> "Game":
+    def load(cls, path: str | Path) -> Game:
         return cls.from_dict(_read_json(path))
 
     # ================================================================= records
-    def redraw_hidden(self, seat: int, rng: np.random.Generator) -> "Game":
+    def redraw_hidden(self, seat: int, rng: np.random.Generator) -> Game:
         """The same game as ``seat`` has seen it, with what it cannot see drawn anew from ``rng``
         (a determinization, for the information-set tests; agents/mcts.py redraws on the JAX
         engine alike): the order of the cards under each pile's top card. The cards bought and
@@ -626,7 +633,7 @@ class Game:
                               "actions": list(self.history)})
 
     @classmethod
-    def replay(cls, record: dict, data: GameData | None = None) -> "Game":
+    def replay(cls, record: dict, data: GameData | None = None) -> Game:
         """Replay a game record (options, deal + actions) to the identical game."""
         m, options, data = _validated(RecordModel, record, "record", data)
         game = cls(options, data)

@@ -15,8 +15,16 @@ from pathlib import Path
 from monkey_env.monkey_palace.build_legality import LaneTree, ShapeTree
 from monkey_env.monkey_palace.catalogue import Shape, build_catalogue
 from monkey_env.monkey_palace.config import (
-    BoardsConfig, CardsConfig, CatalogueConfig, MapConfig, TrayConfig,
-    load_boards, load_cards, load_catalogue, load_map, load_tray,
+    BoardsConfig,
+    CardsConfig,
+    CatalogueConfig,
+    MapConfig,
+    TrayConfig,
+    load_boards,
+    load_cards,
+    load_catalogue,
+    load_map,
+    load_tray,
 )
 
 
@@ -92,7 +100,7 @@ def load_game_data(map_id: int | str = 1, *, config_dir: str | Path | None = Non
                    catalogue: str | Path | None = None) -> GameData:
     """Load and validate the game data: the shipped configs, or a folder / files of edited copies."""
     d = Path(config_dir) if config_dir else None
-    pick = lambda explicit, name: Path(explicit) if explicit else (d / name if d else None)  # noqa: E731
+    pick = lambda explicit, name: Path(explicit) if explicit else (d / name if d else None)
     return GameData(
         tray=load_tray(pick(None, "tray.yaml")),
         cards_config=load_cards(pick(cards, "cards.yaml")),

@@ -58,14 +58,14 @@ class GameOptions(BaseModel):
     def _path_as_text(cls, v):
         return None if v is None else str(v)
 
-    def game_data(self) -> "GameData":
+    def game_data(self) -> GameData:
         """The validated game data these options play with (loaded once per process)."""
         return _load(self.map, self.config_dir, self.catalogue)
 
-    def with_seed(self, seed: int) -> "GameOptions":
+    def with_seed(self, seed: int) -> GameOptions:
         return GameOptions(**{**self.model_dump(), "seed": int(seed)})
 
-    def replace(self, **changes) -> "GameOptions":
+    def replace(self, **changes) -> GameOptions:
         """A validated copy with some options changed."""
         return GameOptions(**{**self.model_dump(), **changes})
 
@@ -76,6 +76,6 @@ class GameOptions(BaseModel):
 
 
 @lru_cache(maxsize=64)
-def _load(map_id: str, config_dir: str | None, catalogue: str | None) -> "GameData":
+def _load(map_id: str, config_dir: str | None, catalogue: str | None) -> GameData:
     from monkey_env.monkey_palace.game_data import load_game_data
     return load_game_data(map_id, config_dir=config_dir, catalogue=catalogue)

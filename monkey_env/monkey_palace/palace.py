@@ -14,8 +14,21 @@ import numpy as np
 from monkey_env.monkey_palace.catalogue import ARCH_SPAN, Shape
 from monkey_env.monkey_palace.config import MapConfig
 from monkey_env.monkey_palace.geometry import (
-    ANIMAL_NAMES, BOARD_SIZE, BUILDABLE, COLOUR_NAMES, DECO_OF_COLOUR, GROUND_OF_COLOUR,
-    HEADING_NAMES, KNOB_WORDS, MAP_CHAR_KNOB, OFF_PLATE, Animal, Colour, Knob, heading_step, on_plate,
+    ANIMAL_NAMES,
+    BOARD_SIZE,
+    BUILDABLE,
+    COLOUR_NAMES,
+    DECO_OF_COLOUR,
+    GROUND_OF_COLOUR,
+    HEADING_NAMES,
+    KNOB_WORDS,
+    MAP_CHAR_KNOB,
+    OFF_PLATE,
+    Animal,
+    Colour,
+    Knob,
+    heading_step,
+    on_plate,
 )
 
 
@@ -88,7 +101,7 @@ class Palace:
         self.elements: list[dict] = []                             # every element placed, for pictures and replays
 
     @classmethod
-    def from_map(cls, cfg: MapConfig, animal_height: int) -> "Palace":
+    def from_map(cls, cfg: MapConfig, animal_height: int) -> Palace:
         ground = np.array([[MAP_CHAR_KNOB[c] for c in row] for row in cfg.rows()], np.int8)
         return cls(ground, animal_height)
 
@@ -256,7 +269,7 @@ class Palace:
                 "animal_height": self.animal_height, "elements": self.elements}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Palace":
+    def from_dict(cls, d: dict) -> Palace:
         p = cls(np.array(d["ground"], np.int8), int(d["animal_height"]))
         p.height = np.array(d["height"], np.int16)
         p.knob = np.array(d["knob"], np.int8)

@@ -6,9 +6,8 @@ of it reaches the engine.
 
 from __future__ import annotations
 
-from typing import Literal
-
 import re
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 

@@ -22,8 +22,22 @@ from pathlib import Path
 
 import numpy as np
 
-from monkey_env.shadow_theater.actions import (COLLECT, DRAFT, KEEP, KING, KING_MOVE, MAX_ROUNDS, N_CARDS,
-                                               NUM_ACTIONS, OVER, PASS, PHASE_NAMES, PLACE, PLAY, TURN)
+from monkey_env.shadow_theater.actions import (
+    COLLECT,
+    DRAFT,
+    KEEP,
+    KING,
+    KING_MOVE,
+    MAX_ROUNDS,
+    N_CARDS,
+    NUM_ACTIONS,
+    OVER,
+    PASS,
+    PHASE_NAMES,
+    PLACE,
+    PLAY,
+    TURN,
+)
 from monkey_env.shadow_theater.game_data import LOCATION_NAMES, LOCATIONS, RESOURCES, GameData
 from monkey_env.shadow_theater.options import ShadowTheaterOptions
 
@@ -69,7 +83,7 @@ class Game:
         self.start_round()
 
     @classmethod
-    def from_options(cls, options: ShadowTheaterOptions | None = None, **kwargs) -> "Game":
+    def from_options(cls, options: ShadowTheaterOptions | None = None, **kwargs) -> Game:
         return cls(options or ShadowTheaterOptions(), **kwargs)
 
     def _check_deal(self, deal: dict) -> None:
@@ -330,7 +344,7 @@ class Game:
         unseen = [c.points for i, c in enumerate(self.data.cards) if i not in seen]
         return sum(unseen) / len(unseen) if unseen else 0.0
 
-    def public_points(self, viewer: int, seen_from: "Game | None" = None) -> list[float]:
+    def public_points(self, viewer: int, seen_from: Game | None = None) -> list[float]:
         """Both seats' points if the round ended now, as ``viewer`` knows them at ``seen_from``
         (this position by default; a look-ahead passes the position it looks from, so a card it
         would draw stays unknown): the cards ``viewer`` held there at their values, every other
@@ -421,7 +435,7 @@ class Game:
             return "pass (nothing to place or collect)"
         return f"action {a}"
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy for looking ahead (the data and the deal, never changed, are shared)."""
         other = copy.copy(self)
         for name in ("history", "lanterns", "reserve", "board", "scroll", "deck", "discard", "round_log"):
@@ -430,14 +444,14 @@ class Game:
             setattr(other, name, [list(x) for x in getattr(self, name)])
         return other
 
-    def lookahead(self) -> "Game":
+    def lookahead(self) -> Game:
         """A copy to try a decision on, whose round end is noted (``round_end_held``) and not
         scored: scoring reveals the hands, which the seat looking ahead cannot know yet."""
         other = self.clone()
         other.hold_round_end = True
         return other
 
-    def redraw_hidden(self, seat: int, rng: np.random.Generator) -> "Game":
+    def redraw_hidden(self, seat: int, rng: np.random.Generator) -> Game:
         """The same game as ``seat`` has seen it, with what it cannot see drawn anew from ``rng``
         (a determinization, for search and for the information-set tests): this round, the
         cards of the other hand and of the deck and those set aside are shuffled together
@@ -475,10 +489,11 @@ class Game:
             "reserve": self.reserve, "supply": self.supply, "hands": self.hands, "deck": self.deck,
             "discard": self.discard, "board": self.board, "king": self.king, "scroll": self.scroll,
             "drawn": {str(k): v for k, v in self.drawn.items()}, "round_log": self.round_log,
-            "kind_played": self.kind_played, "kind_held": self.kind_held, "scroll_rounds": self.scroll_rounds, "end_reason": self.end_reason})
+            "kind_played": self.kind_played, "kind_held": self.kind_held, "scroll_rounds": self.scroll_rounds,
+            "end_reason": self.end_reason})
 
     @classmethod
-    def from_dict(cls, d: dict, data: GameData | None = None) -> "Game":
+    def from_dict(cls, d: dict, data: GameData | None = None) -> Game:
         """The game of a snapshot (to_dict), checked by replaying its history from its deal."""
         if not isinstance(d, dict) or d.get("game") != GAME_NAME or "history" not in d:
             raise SaveFileError("not a saved game of The Shadow Theater")
@@ -494,7 +509,7 @@ class Game:
                               "deal": self.deal, "actions": self.history})
 
     @classmethod
-    def replay(cls, record: dict, data: GameData | None = None) -> "Game":
+    def replay(cls, record: dict, data: GameData | None = None) -> Game:
         from monkey_env.core.options import OptionsError, make_options
 
         if not isinstance(record, dict) or "actions" not in record or "deal" not in record:

@@ -30,14 +30,14 @@ class ShadowTheaterOptions(BaseModel):
     def _path_as_text(cls, v):
         return None if v is None else str(v)
 
-    def game_data(self) -> "GameData":
+    def game_data(self) -> GameData:
         from monkey_env.shadow_theater.game_data import load_game_data
         return load_game_data(self.config_dir)
 
-    def with_seed(self, seed: int) -> "ShadowTheaterOptions":
+    def with_seed(self, seed: int) -> ShadowTheaterOptions:
         return self.replace(seed=int(seed))
 
-    def replace(self, **changes) -> "ShadowTheaterOptions":
+    def replace(self, **changes) -> ShadowTheaterOptions:
         return ShadowTheaterOptions(**{**self.model_dump(), **changes})
 
     def shared_by_games(self) -> dict:

@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
+from monkey_env.agents.registry import split_agent_names
 from monkey_env.apps.arena.report import build_report, plot_report, print_report
 from monkey_env.apps.arena.results import Results, ResultsError
-from monkey_env.agents.registry import split_agent_names
 
 
 def register(sub) -> None:
@@ -59,9 +59,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
                                args.games, args.seed, args.engine, args.chunk, game=chosen_game().name)
         db = Results(args.db)
     except ResultsError as e:
-        raise SystemExit(f"monkey-palace tournament: error: {e}")
+        raise SystemExit(f"monkey-palace tournament: error: {e}") from None
     except ValueError as e:
-        raise SystemExit(f"monkey-palace tournament: error: {e}")
+        raise SystemExit(f"monkey-palace tournament: error: {e}") from None
     s = plan.schedule
     if not args.json:
         note = f" (rounded up from {s.games})" if s.total_games != s.games else ""
@@ -92,7 +92,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             return 0
         return _show(db, args.tournament, args)
     except ResultsError as e:
-        raise SystemExit(f"monkey-palace report: error: {e}")
+        raise SystemExit(f"monkey-palace report: error: {e}") from None
 
 
 def _show(db: Results, tournament_id: int | None, args) -> int:

@@ -23,10 +23,10 @@ import time
 import numpy as np
 
 from monkey_env.agents.registry import make_agent
-from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.apps.arena.schedule import Chunk
 from monkey_env.apps.arena.versions import agent_version
 from monkey_env.core.outcome import places
+from monkey_env.games import DEFAULT_GAME, game_spec
 
 
 def ranks_of(scores, tie_break_seat: int = -1) -> list[int]:

@@ -55,10 +55,10 @@ def win_matrix(games: list[dict], agents: list[str]) -> dict[str, dict[str, dict
     out: dict[str, dict[str, dict]] = {}
     for a, row in counts.items():
         out[a] = {}
-        for b, (w, t, l) in row.items():
-            n = w + t + l
+        for b, (w, t, lost) in row.items():
+            n = w + t + lost
             e = wilson(w + t / 2, n)
-            out[a][b] = {"games": n, "wins": w, "ties": t, "losses": l,
+            out[a][b] = {"games": n, "wins": w, "ties": t, "losses": lost,
                          "win_rate": (w + t / 2) / n if n else None, "ci95": [e.lo, e.hi] if n else [0.0, 1.0]}
     return out
 

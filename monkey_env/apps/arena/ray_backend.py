@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from monkey_env.apps.arena.games import ChunkPlayer
 from monkey_env.apps.arena.schedule import Chunk

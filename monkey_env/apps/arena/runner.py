@@ -13,17 +13,17 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Callable, Iterable
 
 from monkey_env.agents.registry import make_agent
-from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.apps.arena.games import ChunkPlayer
 from monkey_env.apps.arena.results import Results, Tournament
 from monkey_env.apps.arena.schedule import Chunk, Schedule, seatings
 from monkey_env.apps.arena.versions import agent_version, config_hash
+from monkey_env.games import DEFAULT_GAME, game_spec
 
 DEFAULT_CHUNK = {"jax": 256, "reference": 4}
 

@@ -76,12 +76,11 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from monkey_env.apps.balance.analysis import analyse
-    from monkey_env.apps.balance.collect import Collector, Dataset, BalancePlan, collect
+    from monkey_env.apps.balance.collect import BalancePlan, Collector, Dataset, collect
     from monkey_env.apps.balance.report import write
-    from monkey_env.monkey_palace.game_data import load_game_data
-
     from monkey_env.apps.cli import chosen_game
     from monkey_env.apps.cli_edges import BadArgument, check_input_file
+    from monkey_env.monkey_palace.game_data import load_game_data
 
     if args.from_file:                           # before anything is played or written
         check_input_file(args.from_file, "--from")
@@ -109,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             players = tuple(int(x) for x in (args.players or "2,4").split(","))
         except ValueError:
-            raise SystemExit(f"--players: {args.players!r} is not a list of numbers")
+            raise SystemExit(f"--players: {args.players!r} is not a list of numbers") from None
         if not players or any(p not in (2, 3, 4) for p in players):
             raise SystemExit("--players: 2, 3 or 4")
         maps, map_files = _parse_maps(args.maps)
@@ -128,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 make_agent(a, 0)
             except ValueError as e:
-                raise SystemExit(f"--agents: {e}")
+                raise SystemExit(f"--agents: {e}") from None
         collector = Collector(batch=min(args.batch, max(args.games, 1)), seed=args.seed, progress=not args.quiet,
                               config_dir=args.config_dir)
         variants, files = [], {}
@@ -140,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
                 files[name] = kw
         if map_files:
             from monkey_env.monkey_palace.config import load_map
-            for num, f in map_files.items():
+            for f in map_files.values():
                 load_map(f)
             collector.add_variant("maps", maps=map_files)
             variants.append("maps")

@@ -96,10 +96,10 @@ class Records:
         return np.where(w.sum(1) == 1, w.argmax(1), -1)
 
     @classmethod
-    def from_batch(cls, r: BatchResult, keep: int | None = None) -> "Records":
+    def from_batch(cls, r: BatchResult, keep: int | None = None) -> Records:
         sl = slice(None, keep)
         n_cards = r.card_owner.shape[1]
-        get = lambda v, shape: (np.zeros(shape, np.int64) if v is None else v)[sl]  # noqa: E731
+        get = lambda v, shape: (np.zeros(shape, np.int64) if v is None else v)[sl]
         b = len(r.seeds)
         return cls(seeds=r.seeds[sl], scores=r.scores[sl], rounds=r.rounds[sl], end_kind=r.end_kind[sl],
                    illegal=r.illegal[sl], decisions=r.decisions[sl], card_owner=r.card_owner[sl],
@@ -108,7 +108,7 @@ class Records:
                    else np.full((b, 3), -1)[sl], bonus_cards=get(r.bonus_cards, r.scores.shape), seconds=r.seconds)
 
     @classmethod
-    def concat(cls, parts: list["Records"]) -> "Records":
+    def concat(cls, parts: list[Records]) -> Records:
         return cls(**{f: np.concatenate([getattr(p, f) for p in parts]) for f in cls.FIELDS},
                    seconds=sum(p.seconds for p in parts))
 
@@ -150,7 +150,7 @@ class Dataset:
         np.savez_compressed(path, meta=np.asarray(json.dumps(meta)), **arrays)
 
     @classmethod
-    def load(cls, path: str | Path) -> "Dataset":
+    def load(cls, path: str | Path) -> Dataset:
         z = np.load(path, allow_pickle=False)
         meta = json.loads(str(z["meta"]))
         ds = cls(meta={k: v for k, v in meta.items() if k not in ("cells", "seconds")})

@@ -15,11 +15,11 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from monkey_env.apps.balance.analysis import COLOURS  # noqa: E402
-from monkey_env.core.provenance import stamp  # noqa: E402  (after matplotlib.use, as the imports above)
+from monkey_env.apps.balance.analysis import COLOURS
+from monkey_env.core.provenance import stamp
 
 PILE_COLOURS = {"multi": "#8c6d31", "light": "#74c476", "dark": "#238b45", "gold": "#e6ab02"}
 SEAT_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"]
@@ -361,7 +361,8 @@ def tables(fig: dict) -> list[tuple[str, list[str], list[list[str]]]]:
             rows.append([str(c["players"]), c["map"], str(s["seat"]), fmt(s["win"], True), fmt(s["bananas"], digits=2),
                          f"{c['chi_square']['p_value']:.2g}" + ("" if c["chi_square"]["significant"] else " (n.s.)")
                          + (" *" if c["chi_square"].get("significant_after_holm") else "")])
-    t.append(("Seats: win rate (the Monkey trophy's holder wins a tie on points; a win still shared by k seats counts 1/k) and mean Banana Points, 95% CI; chi-square test of equal seats "
+    t.append(("Seats: win rate (the Monkey trophy's holder wins a tie on points; a win still shared by k seats counts "
+              "1/k) and mean Banana Points, 95% CI; chi-square test of equal seats "
               "(* significant after Holm's correction over the maps of a player count)",
               ["players", "map", "seat", "win rate", "Banana Points", "seats equal? p"], rows))
     rows = [[str(c["players"]), c["map"], fmt(c["score"], digits=2), fmt(c["winner_score"], digits=2),

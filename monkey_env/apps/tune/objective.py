@@ -101,7 +101,7 @@ class Bands:
     rounds: dict[int, tuple[float, float]]
 
     @classmethod
-    def calibrate(cls, table: GameTable, tolerance: float) -> "Bands":
+    def calibrate(cls, table: GameTable, tolerance: float) -> Bands:
         return cls({p: (float(r.mean() * (1 - tolerance)), float(r.mean() * (1 + tolerance)))
                     for p, r in table.rounds_by_players().items()})
 

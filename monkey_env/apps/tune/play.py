@@ -49,7 +49,7 @@ class TrialPlan:
     agent_key: int
 
     @classmethod
-    def make(cls, agents, players, maps, games: int, seed: int, skill_games: int | None = None) -> "TrialPlan":
+    def make(cls, agents, players, maps, games: int, seed: int, skill_games: int | None = None) -> TrialPlan:
         """games per (agent, players, map) in the seat batches; skill_games per (map, seat order)
         (default: a quarter of games, at least 4; 0 for none)."""
         if games < 1:
@@ -73,7 +73,7 @@ class TrialPlan:
             batches.append(Batch("skill", SKILL_PAIR, np.full(n, 2), ms, lineup, seed + 7_000_001 + np.arange(n)))
         return cls(tuple(batches), agent_key=seed)
 
-    def with_seed(self, seed: int) -> "TrialPlan":
+    def with_seed(self, seed: int) -> TrialPlan:
         """The same plan on other deals (fresh seeds for validation)."""
         shift = seed - self.agent_key
         return TrialPlan(tuple(Batch(b.name, b.agents, b.players, b.maps, b.lineup, b.seeds + shift)

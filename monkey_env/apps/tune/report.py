@@ -17,10 +17,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from monkey_env.apps.tune.objective import TERMS  # noqa: E402
+from monkey_env.apps.tune.objective import TERMS
 
 
 def _pct(e: dict, digits: int = 1) -> str:
@@ -165,7 +165,8 @@ def tables(summary: dict) -> list[tuple[str, list[str], list[list[str]]]]:
                 rows.append([label, f"most standing-out card, {r['agent']} {r['players']}p: card {c['card']}",
                              _pct(c["lift"]), f"median {100 * c['median_lift']:.1f} ± "
                              f"{100 * summary['objective_config']['card_threshold']:.0f}",
-                             "yes" if abs(c["lift"]["value"] - c["median_lift"]) <= summary["objective_config"]["card_threshold"] else "no"])
+                             "yes" if abs(c["lift"]["value"] - c["median_lift"])
+                             <= summary["objective_config"]["card_threshold"] else "no"])
     out.append(("Other targets on fresh deals (met: the point estimate)", ["data", "target", "value [95% CI]", "target",
                                                                           "met"], rows))
     rows = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from monkey_env.apps.tune import report as R
 from monkey_env.apps.tune.objective import TERMS

@@ -30,9 +30,9 @@ from __future__ import annotations
 import dataclasses
 import re
 import shutil
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Mapping
 
 import numpy as np
 import yaml
@@ -65,7 +65,7 @@ class Bound(BaseModel):
     high: StrictInt
 
     @model_validator(mode="after")
-    def _ordered(self) -> "Bound":
+    def _ordered(self) -> Bound:
         if self.low >= self.high:
             raise ValueError(f"{self.number}: low ({self.low}) must be below high ({self.high})")
         return self
@@ -120,7 +120,7 @@ class Space:
 
     # ------------------------------------------------------------ reading
     @classmethod
-    def load(cls, path: str | Path | None, data: GameData) -> "Space":
+    def load(cls, path: str | Path | None, data: GameData) -> Space:
         """The space of a YAML file (None: configs/tune/default_space.yaml)."""
         path = Path(path) if path else default_space_path()
         try:

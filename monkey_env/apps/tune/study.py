@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable
 
 from monkey_env.apps.tune.objective import TERMS, Bands, Evaluation, GameTable, evaluate
 from monkey_env.apps.tune.space import Space

@@ -42,7 +42,7 @@ def concat_tables(tables: list[GameTable]) -> GameTable:
             seat.setdefault((g.agent, g.players), []).append(g)
     out = GameTable()
     for (agent, p), gs in seat.items():
-        cat = lambda f: None if any(getattr(g, f) is None for g in gs) else np.concatenate([getattr(g, f) for g in gs])  # noqa: E731
+        cat = lambda f, gs=gs: None if any(getattr(g, f) is None for g in gs) else np.concatenate([getattr(g, f) for g in gs])
         out.seat_games.append(SeatGames(agent, p, cat("win_shares"), cat("rounds"), cat("card_owner"), cat("maps")))
     skill: dict[tuple, list] = {}
     for t in tables:

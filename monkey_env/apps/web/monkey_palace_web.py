@@ -13,7 +13,7 @@ a map file), neither in a new game nor in an uploaded record.
 
 from __future__ import annotations
 
-from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, PHASE_WORDS, Phase
+from monkey_env.monkey_palace.actions import N_PILES, PHASE_WORDS, Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, SaveFileError
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, NUM_CELLS, cell_xy

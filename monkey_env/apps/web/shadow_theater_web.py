@@ -18,8 +18,20 @@ ones: never a ``config_dir``, neither in a new game nor in an uploaded record).
 from __future__ import annotations
 
 from monkey_env.apps.web.web_options import WebInputError, check_shipped_data, make_options, schema_of
-from monkey_env.shadow_theater.actions import (COLLECT, DRAFT, KEEP, KING, KING_MOVE, N_CARDS, NUM_ACTIONS, OVER,
-                                               PASS, PLACE, PLAY, TURN)
+from monkey_env.shadow_theater.actions import (
+    COLLECT,
+    DRAFT,
+    KEEP,
+    KING,
+    KING_MOVE,
+    N_CARDS,
+    NUM_ACTIONS,
+    OVER,
+    PASS,
+    PLACE,
+    PLAY,
+    TURN,
+)
 from monkey_env.shadow_theater.engine import JADE, MONKEYS, PEACHES, Game, SaveFileError, describe_card, describe_scroll
 from monkey_env.shadow_theater.game_data import LOCATION_NAMES, LOCATIONS, load_game_data
 from monkey_env.shadow_theater.options import ShadowTheaterOptions

@@ -84,7 +84,7 @@ class ReferenceMirror:
         return self._game
 
 
-class raw_env(AECEnv):  # noqa: N801
+class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     metadata = {"name": ENV_NAME, "render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
                 "render_fps": 1}
 

@@ -36,7 +36,6 @@ def reference_view(game: Game, mask: np.ndarray | None = None) -> dict:
 def running_totals_agree(rules, state) -> jax.Array:
     """() bool: the state's running totals per room (value, advisors, open sides) and its count
     of door links equal what the whole table gives (rules.room_totals_of_labels)."""
-    import jax.numpy as jnp
 
     from monkey_env.forbidden_city.geometry import DOOR, WALL
     from monkey_env.forbidden_city.jaxgame.rules import shift

@@ -283,9 +283,9 @@ class Rules:
         Nothing wraps round: the row or column rolled over the border is empty."""
         dx, dy = self.follow_shift(state)
         cells = dy * self.s.size + dx
-        grid = lambda a: jnp.roll(a.reshape(-1, *a.shape[2:]), cells * 1, 0).reshape(a.shape)   # noqa: E731
-        per_label = lambda a: jnp.roll(a, cells * 2, 0)                                         # noqa: E731
-        nodes = lambda a: jnp.where(a >= 0, a + cells * 2, a).astype(a.dtype)                   # noqa: E731
+        grid = lambda a: jnp.roll(a.reshape(-1, *a.shape[2:]), cells * 1, 0).reshape(a.shape)
+        per_label = lambda a: jnp.roll(a, cells * 2, 0)
+        nodes = lambda a: jnp.where(a >= 0, a + cells * 2, a).astype(a.dtype)
         return state._replace(
             tile=grid(state.tile), owner=grid(state.owner), rotation=grid(state.rotation),
             label=nodes(grid(state.label)), closed=per_label(state.closed),
@@ -321,7 +321,7 @@ class Rules:
         held = jnp.maximum(state.held[seat], 0)
         laid = self.lay(state, x, y, self.s.n_start * 2 + held.astype(jnp.int32), turns, seat)
         laid = self.recentre(self.score_new_rooms(laid, state.closed))
-        pick = lambda a, b: jax.tree_util.tree_map(lambda u, v: jnp.where(aside, u, v), a, b)  # noqa: E731
+        pick = lambda a, b: jax.tree_util.tree_map(lambda u, v: jnp.where(aside, u, v), a, b)
         state = pick(state, laid)
         state = self.draw(state, seat)
         state = state._replace(turns=state.turns + 1, current=(seat + 1) % state.players)

@@ -56,7 +56,7 @@ class State(NamedTuple):
 
 
 def empty_state(size: int, n_kinds: int, door_capacity: int = 1) -> State:
-    i32 = lambda v: jnp.asarray(v, jnp.int32)  # noqa: E731
+    i32 = lambda v: jnp.asarray(v, jnp.int32)
     return State(
         tile=-jnp.ones((size, size), jnp.int16), owner=-jnp.ones((size, size), jnp.int8),
         rotation=jnp.zeros((size, size), jnp.int8), label=-jnp.ones((size, size, 2), jnp.int32),

@@ -85,11 +85,11 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from monkey_env.monkey_palace.envs.observation import action_mask_space, flatten, space_for, to_numpy
+from monkey_env.monkey_palace.envs.reference_mirror import ReferenceMirror
+from monkey_env.monkey_palace.envs.rewards import check_mode, seat_rewards
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.options import GameOptions
-from monkey_env.monkey_palace.envs.observation import action_mask_space, flatten, space_for, to_numpy
-from monkey_env.monkey_palace.envs.rewards import check_mode, seat_rewards
-from monkey_env.monkey_palace.envs.reference_mirror import ReferenceMirror
 
 ENV_NAME = "monkey_palace_v0"
 
@@ -102,7 +102,7 @@ def env(**kwargs):
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
-class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
+class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     metadata = {"name": ENV_NAME, "render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
                 "render_fps": 1}
 

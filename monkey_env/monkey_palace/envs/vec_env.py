@@ -30,10 +30,10 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 
 from monkey_env.agents.registry import make_batch_agent
-from monkey_env.monkey_palace.jaxgame.env import jax_game_for
-from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.monkey_palace.envs.observation import observation_space
 from monkey_env.monkey_palace.envs.rewards import batch_seat_rewards, check_mode
+from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from monkey_env.monkey_palace.options import GameOptions
 
 
 class JaxVecEnv(VecEnv):

@@ -8,7 +8,11 @@ import jax
 import jax.numpy as jnp
 
 from monkey_env.monkey_palace.jaxgame.state import (
-    PENDING_NONE, PENDING_SETTLE, PENDING_SHAPE_MASK, PENDING_TURN_START, State,
+    PENDING_NONE,
+    PENDING_SETTLE,
+    PENDING_SHAPE_MASK,
+    PENDING_TURN_START,
+    State,
 )
 
 

@@ -119,7 +119,7 @@ class JaxGame(BatchedPlay):
         dealt = self._deal(key, params)
         action, legal = self._check(state, action)
         applied = self.rules.apply(state, jnp.where(legal, action, 0))
-        pick = lambda a, b: jax.tree_util.tree_map(lambda x, y: jnp.where(reset, x, y), a, b)  # noqa: E731
+        pick = lambda a, b: jax.tree_util.tree_map(lambda x, y: jnp.where(reset, x, y), a, b)
         settled = self.rules.settle(pick(dealt, applied))
         return pick(settled, self._finish(state, settled, legal | reset))
 

@@ -79,7 +79,7 @@ def lane_walk(state: State, static: Static, on_node, init, extra=None):
     height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
     supply = state.supply[state.current].astype(jnp.int8)
     lanes = _lanes(static)
-    stack = lambda plane: jnp.stack([jnp.rot90(plane, k) for k, _ in lanes])  # noqa: E731
+    stack = lambda plane: jnp.stack([jnp.rot90(plane, k) for k, _ in lanes])
     extras = None if extra is None else stack(extra)
     found = jax.vmap(lambda h, c, r, a, base, e: _east_subtree(h, c, r, a, base, supply, static, BOARD_SIZE,
                                                                on_node, init, e))(

@@ -31,7 +31,7 @@ class Params(NamedTuple):
     bonus_points: jnp.ndarray   # () int32 Banana Points of a bonus card
     trophy_points: jnp.ndarray  # (3,) int32 monkey, butterfly, frog trophy
 
-    def with_values(self, **values) -> "Params":
+    def with_values(self, **values) -> Params:
         """These settings with other values (VALUE_FIELDS), same shapes and dtypes: what a
         balance tune tries without recompiling."""
         unknown = set(values) - set(VALUE_FIELDS)
@@ -93,7 +93,7 @@ class ParamsMaker:
         """The game data's own values, in the order of VALUE_FIELDS."""
         if self._values is None:
             tray = self.data.tray
-            el = lambda e: (e.arches, e.bricks, e.columns)  # noqa: E731
+            el = lambda e: (e.arches, e.bricks, e.columns)
             self._values = (jnp.asarray([c.bananas for c in self.data.cards], jnp.int32),
                             jnp.asarray([el(b.starting) for b in self.data.boards.boards], jnp.int32),
                             jnp.int32(tray.bonus.points),

@@ -67,7 +67,8 @@ class Rules:
         """(12,) bool: piles whose top card may be bought now."""
         t = self.tables
         top = s.pile_cards[jnp.arange(N_PILES), jnp.maximum(s.pile_len - 1, 0)]
-        bought_pile = jnp.zeros((N_PILES + 1,), bool).at[jnp.where(s.bought >= 0, t.card_pile[s.bought], N_PILES)].set(True)[:N_PILES]
+        bought_at = jnp.where(s.bought >= 0, t.card_pile[s.bought], N_PILES)
+        bought_pile = jnp.zeros((N_PILES + 1,), bool).at[bought_at].set(True)[:N_PILES]
         colour_ok = (t.card_colour[top] == 3) | (t.card_colour[top] == s.colour)
         return (s.pile_len > 0) & ~bought_pile & colour_ok & (t.card_cost[top] <= s.credits)
 
@@ -211,7 +212,7 @@ class Rules:
                             lambda s: s._replace(phase=jnp.int32(Phase.INSTANT), stage=jnp.int32(STAGE_NONE)),
                             lambda s: lax.cond(choice, forced, fixed, s), s)
 
-        done = lambda s: s._replace(placed=jnp.int32(0), stage=jnp.int32(STAGE_PLACE))  # noqa: E731
+        done = lambda s: s._replace(placed=jnp.int32(0), stage=jnp.int32(STAGE_PLACE))
         return lax.cond(s.q_head < s.q_len, next_icon, done, s)
 
     # step 6

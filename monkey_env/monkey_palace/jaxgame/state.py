@@ -80,7 +80,7 @@ export.register_namedtuple_serialization(State, serialized_name="monkey_palace.S
 
 
 def empty_state(n_cards: int, n_shapes: int, max_arches: int, max_pile: int, queue_size: int) -> State:
-    i32 = lambda v=0: jnp.asarray(v, jnp.int32)  # noqa: E731
+    i32 = lambda v=0: jnp.asarray(v, jnp.int32)
     return State(
         height=jnp.zeros((BOARD_SIZE, BOARD_SIZE), jnp.int8),
         knob=jnp.zeros((BOARD_SIZE, BOARD_SIZE), jnp.int8),

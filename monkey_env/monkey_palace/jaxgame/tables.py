@@ -83,7 +83,7 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
             level[s.index, j] = st.level
             valid[s.index, j] = True
     cards = data.cards
-    I = max(1, max(len(c.instant) for c in cards))
+    I = max(1, max(len(c.instant) for c in cards))  # noqa: E741  (I, P, S, J: the shape letters of the comments above)
     P = max(len(p) for p in data.pile_cards)
     instant = np.full((len(cards), I), -1, np.int32)
     for c in cards:
@@ -92,7 +92,7 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     for p, ids in enumerate(data.pile_cards):
         pile_cards[p, :len(ids)] = ids
     boards = data.boards.boards
-    el = lambda e: (e.arches, e.bricks, e.columns)  # noqa: E731
+    el = lambda e: (e.arches, e.bricks, e.columns)
     tray = data.tray
     tables = Tables(
         card_cost=jnp.asarray([c.cost for c in cards], jnp.int32),

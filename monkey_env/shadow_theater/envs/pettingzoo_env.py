@@ -11,7 +11,7 @@
 | | |
 |---|---|
 | Agents | ``player_0`` (seat 1, starts the first round), ``player_1`` |
-| Actions | ``Discrete(29)``: monkey_env.shadow_theater.actions (play card 0-16, place 17-19, collect 20-22, King 23-25, keep scroll 26-27, pass 28) |
+| Actions | ``Discrete(29)`` (actions.py): play card 0-16, place 17-19, collect 20-22, King 23-25, keep 26-27, pass 28 |
 | Observations | ``Dict(observation=Dict(planes (2,3,3), vector), action_mask (29,) int8)`` (jaxgame.engine.observe) |
 
 **Turns.** ``agent_selection`` is the seat to decide; a turn is several decisions by the same
@@ -82,7 +82,7 @@ def space_for(engine: ShadowTheaterJax) -> spaces.Dict:
                         "vector": spaces.Box(-np.inf, np.inf, sizes["vector"], np.float32)})
 
 
-class raw_env(AECEnv):  # noqa: N801  (PettingZoo's naming convention)
+class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
     metadata = {"name": ENV_NAME, "render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
                 "render_fps": 1}
 

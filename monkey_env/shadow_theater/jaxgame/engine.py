@@ -30,8 +30,21 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from monkey_env.shadow_theater.actions import (COLLECT, DRAFT, KEEP, KING, KING_MOVE, MAX_ROUNDS, N_CARDS,
-                                               NUM_ACTIONS, OVER, PASS, PLACE, PLAY, TURN)
+from monkey_env.shadow_theater.actions import (
+    COLLECT,
+    DRAFT,
+    KEEP,
+    KING,
+    KING_MOVE,
+    MAX_ROUNDS,
+    N_CARDS,
+    NUM_ACTIONS,
+    OVER,
+    PASS,
+    PLACE,
+    PLAY,
+    TURN,
+)
 from monkey_env.shadow_theater.game_data import CARD_EFFECTS, LOCATIONS, RESOURCES, SCROLL_EFFECTS, GameData
 from monkey_env.shadow_theater.jaxgame.state import State
 from monkey_env.shadow_theater.options import ShadowTheaterOptions
@@ -73,7 +86,7 @@ class Tables(NamedTuple):
 def build_tables(data: GameData) -> Tables:
     i32 = partial(jnp.asarray, dtype=jnp.int32)
     c, s = data.cards, data.scrolls
-    res = lambda r: -1 if r is None else (RESOURCES + ("cards",)).index(r)  # noqa: E731
+    res = lambda r: -1 if r is None else (RESOURCES + ("cards",)).index(r)
     return Tables(i32([x.kind for x in c]), i32([x.location for x in c]), i32([CARD_EFFECTS.index(x.effect) for x in c]),
                   i32([max(x.resource, 0) for x in c]), i32([x.amount for x in c]), i32([x.points for x in c]),
                   i32([SCROLL_EFFECTS.index(x.effect) for x in s]),
@@ -409,7 +422,7 @@ class ShadowTheaterJax:
         monkey_cell = monkey_cell & ~king_cell
         planes = jnp.stack([monkey_cell, king_cell]).astype(jnp.float32)
         S = self.n_scrolls
-        onehot = lambda i, n: (jnp.arange(n) == i).astype(jnp.float32)  # noqa: E731
+        onehot = lambda i, n: (jnp.arange(n) == i).astype(jnp.float32)
         drafting = (s.phase == DRAFT) & (s.current == me) & (s.scroll[me] < 0)
         pos = jnp.where(me == s.starter, 0, 2)
         pair = jax.lax.dynamic_slice(s.deal_scrolls[s.round - 1], (pos,), (2,))

@@ -38,7 +38,8 @@ def reference_arrays(game: Game) -> dict:
             "deck_top": game.data.game.weapon_cards_per_round - len(game.deck), "discarded": discarded,
             "board": game.board, "king": game.king, "scroll": [-1 if s is None else s for s in game.scroll],
             "lanterns": game.lanterns, "round_points": points, "round_winner": winner,
-            "kind_played": game.kind_played, "kind_held": game.kind_held, "scroll_rounds": game.scroll_rounds, "terminated": game.game_over}
+            "kind_played": game.kind_played, "kind_held": game.kind_held, "scroll_rounds": game.scroll_rounds,
+            "terminated": game.game_over}
 
 
 def _compare(game: Game, states, i: int, jax_mask, jax_points, where: str) -> None:
