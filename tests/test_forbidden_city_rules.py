@@ -357,3 +357,24 @@ def test_the_city_never_leaves_the_table_and_meets_the_edge_only_when_it_spans_i
         lay(g, east + 1, 8, "white wowo")
         g.recentre()
     assert span == size - 1 and g.shift == (-(size - 1 - 10), 0)   # moved west once per tile past x = 16
+
+
+def test_the_rooms_scored_count_where_the_city_has_moved():
+    """stats() counts the rooms closed during play as the JAX engine's batch_stats does (the rooms
+    closed at set-up are not scored); it once looked the start tile's rooms up where they began,
+    a KeyError at the end of a game whose city had moved."""
+    import jax
+
+    from monkey_env.agents.ppo_games import policy_game
+
+    pg = policy_game("forbidden_city")
+    moved = 0
+    for seed in range(6):
+        game = Game(ForbiddenCityOptions(seed=seed, players=2 + seed % 3))
+        rng = np.random.default_rng(seed)
+        while not game.game_over:
+            game.apply(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+        moved += game.shift != (0, 0)
+        state = jax.tree_util.tree_map(lambda x: np.asarray(x)[None], pg.state_of(game))
+        assert int(game.stats()["rooms_scored"]) == int(np.asarray(pg.engine.batch_stats(state)["rooms_scored"])[0])
+    assert moved >= 2

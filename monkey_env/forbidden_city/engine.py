@@ -286,8 +286,7 @@ class Game:
                     early[f"early_{k}"][seat] += 1
         end = np.zeros(4, np.int64)
         end[:self.players] = self.end_coins
-        start = sum(1 for r in Game(self.options, deal=self.deal, data=self.data).city.rooms()
-                    if self.city.is_closed(r))
+        start = len(Game(self.options, deal=self.deal, data=self.data)._closed)   # closed at set-up, never scored
         return {**early, "end_coins": end, "rooms_scored": np.int64(len(self._closed) - start)}
 
     def places(self) -> list[int]:
