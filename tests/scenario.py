@@ -55,6 +55,7 @@ def begin_turn(game: Game) -> None:
     rule scenarios can ask why nothing is legal."""
     game.turn = TurnState()
     game._build_cache = None
+    game._search = None
     game._turn_over = False
     game.phase = Phase.ANCHOR
     game._advance()
@@ -63,6 +64,7 @@ def begin_turn(game: Game) -> None:
 def start_turn(game: Game) -> None:
     """The engine's own turn start (it skips a player who cannot attach any staircase)."""
     game._build_cache = None
+    game._search = None
     game._turn_over = False
     game._start_turn()
     game._advance()

@@ -75,6 +75,12 @@ class Shape:
         return f"{arches} heading {HEADING_NAMES[self.heading]}, base {self.base}{rise},{turns}".rstrip(",")
 
 
+def shape_steps(shape: Shape) -> list[tuple[int, int]]:
+    """The shape as the complete build action's arch steps: (heading, rise before the arch),
+    the base being arch 1's rise."""
+    return [(step.heading, shape.base if j == 0 else shape.rise) for j, step in enumerate(shape.steps)]
+
+
 def _programmes(kind: str, k: int) -> list[str]:
     n = k - 1
     if kind == "straight":

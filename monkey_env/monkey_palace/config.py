@@ -70,6 +70,11 @@ class TrayConfig(_Strict):
     trophies: Trophies
     animal_height: int = Field(ge=0)
 
+    @property
+    def max_units(self) -> int:
+        """The tallest stack the whole tray could make: the complete build action's highest rise."""
+        return self.elements.bricks + self.column_units * self.elements.columns
+
     @model_validator(mode="after")
     def _unlimited_decorations(self) -> TrayConfig:
         # Decorations are unlimited in the published game (FAQ); a finite count would need

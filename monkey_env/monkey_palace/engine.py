@@ -34,6 +34,7 @@ from monkey_env.monkey_palace.geometry import (
 from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.monkey_palace.palace import Palace, StaircasePlan, Supply
 from monkey_env.monkey_palace.save_format import SAVE_VERSION, RecordModel, SaveModel, describe
+from monkey_env.monkey_palace.staircases import BuildSearch, Prefix
 
 ELEMENT_KINDS = ("arches", "bricks", "columns")
 
@@ -82,6 +83,7 @@ class TurnState:
     bought: list[int] = field(default_factory=list)      # card ids, in buying order
     instant_queue: list[str] = field(default_factory=list)
     to_place: list[int] = field(default_factory=list)    # card ids not yet on the board
+    steps: list[tuple[int, int]] = field(default_factory=list)  # complete build: arches so far (heading, rise)
 
 
 class Game:
@@ -90,7 +92,8 @@ class Game:
     def __init__(self, options: GameOptions, data: GameData):
         self.options = options
         self.data = data
-        self.layout = ActionLayout(len(data.shapes))
+        self.complete_build = options.build_action == "complete"
+        self.layout = ActionLayout(0, data.tray.max_units + 1) if self.complete_build else ActionLayout(len(data.shapes))
         self.palace = Palace.from_map(data.map, data.tray.animal_height)
         e = data.tray.elements
         self.tray = Supply(e.arches, e.bricks, e.columns)
@@ -110,6 +113,7 @@ class Game:
         self.history: list[int] = []                      # actions chosen by the agents
         self.deal: list[list[int]] | None = None          # pile orders given to new(), else the seed's shuffle
         self._build_cache: np.ndarray | None = None       # (n_shapes, 1024) legality of this turn's builds
+        self._search: BuildSearch | None = None           # the complete build action's search, this turn
         self._turn_over = False                           # a turn ended and the next is not started yet
 
     # ================================================================= set-up
@@ -176,6 +180,29 @@ class Game:
             self._build_cache = m.reshape(len(self.data.shapes), NUM_CELLS)
         return self._build_cache
 
+    def build_search(self) -> BuildSearch:
+        """The complete build action's exact search over this turn's palace and supply."""
+        if self._search is None:
+            s = self.player.supply
+            self._search = BuildSearch(self.palace, s.arches, s.bricks, s.columns, self.data.tray.column_units)
+        return self._search
+
+    def build_prefix(self) -> Prefix | None:
+        """The staircase built so far this turn (complete build action), or None before the anchor."""
+        if self.turn.anchor < 0:
+            return None
+        search = self.build_search()
+        p = search.start(cell_xy(self.turn.anchor))
+        for heading, rise in self.turn.steps:
+            p = search.extend(p, heading, rise)
+        return p
+
+    def anchor_cells(self) -> np.ndarray:
+        """(1024,) bool: the anchors from which a legal staircase can be built this turn."""
+        if self.complete_build:
+            return self.build_search().legal_anchors().reshape(NUM_CELLS)
+        return self.build_matrix().any(axis=0)
+
     def legal_actions(self) -> np.ndarray:
         return np.flatnonzero(self.legal_mask())
 
@@ -184,7 +211,12 @@ class Game:
         L, mask = self.layout, np.zeros(self.layout.size, bool)
         t, p = self.turn, self.phase
         if p == Phase.ANCHOR:
-            mask[L.cell:L.cell + NUM_CELLS] = self.build_matrix().any(axis=0)
+            mask[L.cell:L.cell + NUM_CELLS] = self.anchor_cells()
+        elif p == Phase.SHAPE and self.complete_build:
+            prefix = self.build_prefix()
+            for heading, rise in self.build_search().next_steps(prefix):
+                mask[L.encode_arch(heading, rise)] = True
+            mask[L.finish] = BuildSearch.can_finish(prefix)
         elif p == Phase.SHAPE:
             mask[L.shape:L.shape + len(self.data.shapes)] = self.build_matrix()[:, t.anchor]
         elif p == Phase.BUY:
@@ -210,6 +242,13 @@ class Game:
             return f"monkey to {value}" if self.phase == Phase.MONKEY else f"anchor at {value}"
         if kind == "shape":
             return f"staircase {value}: {self.data.shapes[value].describe()}"
+        if kind == "arch":
+            heading, rise = value
+            n = len(self.turn.steps) + 1 if self.phase == Phase.SHAPE else "next"
+            stacked = "" if rise == 0 else f"{rise} unit(s) stacked {'on the anchor' if n == 1 else 'on the end knob'}, "
+            return f"arch {n}: {stacked}heading {HEADING_NAMES[heading]}"
+        if kind == "finish":
+            return "finish the staircase"
         if kind == "buy":
             return f"buy pile {PILE_IDS[value]}"
         if kind == "slot":
@@ -231,7 +270,8 @@ class Game:
         except ValueError as e:  # out of range
             return str(e)
         p, t = self.phase, self.turn
-        expected = {Phase.ANCHOR: {"cell"}, Phase.SHAPE: {"shape"}, Phase.BUY: {"buy", "buy_end"},
+        build = {"arch", "finish"} if self.complete_build else {"shape"}
+        expected = {Phase.ANCHOR: {"cell"}, Phase.SHAPE: build, Phase.BUY: {"buy", "buy_end"},
                     Phase.INSTANT: {"instant"}, Phase.SLOT: {"slot"}, Phase.MONKEY: {"cell", "monkey_stay"},
                     Phase.FROG: {"frog"}, Phase.GAME_OVER: set()}[p]
         if kind not in expected:
@@ -240,9 +280,11 @@ class Game:
             return f"a {kind.replace('_', ' ')} action is not a choice now: the player must {PHASE_WORDS[p]}"
         if p == Phase.ANCHOR:
             x, y = value
-            if self.build_matrix()[:, y * BOARD_SIZE + x].any():
+            if self.anchor_cells()[y * BOARD_SIZE + x]:
                 return None
             return self._anchor_problem(x, y)
+        if p == Phase.SHAPE and self.complete_build:
+            return self._build_step_problem(kind, value)
         if p == Phase.SHAPE:
             shape = self.data.shapes[value]
             plan = self._plan(t.anchor, value)
@@ -258,8 +300,35 @@ class Game:
                 f"the monkey goes on an open arch end knob, and ({x}, {y}) holds {self.palace.what_is_at(x, y)}"
         return None
 
+    def _build_step_problem(self, kind: str, value) -> str | None:
+        """Why this arch or finish is refused now (complete build action), or None."""
+        t, s, search = self.turn, self.player.supply, self.build_search()
+        prefix, anchor = self.build_prefix(), cell_xy(self.turn.anchor)
+        if kind == "finish":
+            if search.can_finish(prefix):
+                return None
+            plan = self.palace.check_steps(anchor, t.steps, s, self.data.tray.column_units)
+            return f"the staircase cannot end here: {plan.reason}"
+        heading, rise = value
+        n = len(t.steps) + 1
+        if search.extend(prefix, heading, rise) is None:
+            plan = self.palace.check_steps(anchor, [*t.steps, (heading, rise)], s, self.data.tray.column_units)
+            if not plan.legal and plan.rule != "E":
+                return plan.reason
+            return f"arch {n} (heading {HEADING_NAMES[heading]}, rise {rise}) needs more than your supply holds"
+        if (heading, rise) not in search.next_steps(prefix):
+            return (f"after arch {n} (heading {HEADING_NAMES[heading]}, rise {rise}) no legal staircase can be "
+                    "finished: it cannot attach to the palace within your supply (rule E)")
+        return None
+
     def _anchor_problem(self, x: int, y: int) -> str:
         s = self.player.supply
+        if self.complete_build:
+            plan = self.palace.check_steps((x, y), [], s)
+            if plan.rule in ("plate", "A"):
+                return plan.reason
+            return (f"no staircase can start at ({x}, {y}): none attaches to the palace within your supply "
+                    "(rules E and F, and your arches, bricks and columns)")
         plans = [self.palace.check_staircase((x, y), shape, s, self.data.tray.column_units)
                  for shape in self.data.shapes]
         # Report the miss closest to working: a supply or attachment problem beats a geometric one.
@@ -372,6 +441,11 @@ class Game:
         if self.phase == Phase.ANCHOR:
             t.anchor = value[1] * BOARD_SIZE + value[0]
             self.phase = Phase.SHAPE
+        elif self.phase == Phase.SHAPE and kind == "arch":
+            t.steps.append(value)
+        elif self.phase == Phase.SHAPE and kind == "finish":
+            self.step1_build(self.palace.check_steps(cell_xy(t.anchor), t.steps, self.player.supply,
+                                                     self.data.tray.column_units))
         elif self.phase == Phase.SHAPE:
             self.step1_build(self._plan(t.anchor, value))
         elif self.phase == Phase.BUY:
@@ -398,8 +472,9 @@ class Game:
     def _start_turn(self) -> None:
         self.turn = TurnState()
         self._build_cache = None
+        self._search = None
         self.phase = Phase.ANCHOR
-        if not self.build_matrix().any():
+        if not self.anchor_cells().any():
             # Rule E's rare case: no staircase can attach; take only the recurring supply.
             self.take_recurring_supply()
             self.end_turn()
@@ -591,7 +666,8 @@ class Game:
         g.bonus_left, g.current, g.round, g.turns_played = m.bonus_left, m.current, m.round, m.turns_played
         g.end_triggered, g.phase = m.end_triggered, Phase[m.phase]
         g.end_shortage, g.end_round, g.end_seat = m.end_shortage, m.end_round, m.end_seat
-        g.turn = TurnState(**m.turn.model_dump())
+        turn = m.turn.model_dump()
+        g.turn = TurnState(**{**turn, "steps": [tuple(step) for step in turn["steps"]]})
         g.history = list(m.history)
         for i, a in enumerate(g.history):
             if not 0 <= a < g.layout.size:

@@ -38,6 +38,10 @@ class GameOptions(BaseModel):
         "highest_overall", description="which decoration wins the Butterfly")
     end_trigger: Literal["shortfall", "last_taken"] = Field(
         "shortfall", description="whether the end comes when the tray cannot pay, or when it empties")
+    # The build action (docs/RULES.md, "Build a staircase"; docs/ENVIRONMENTS.md compares the two):
+    build_action: Literal["catalogue", "complete"] = Field(
+        "catalogue", description="build from the template catalogue (anchor + shape), or arch by arch, any "
+        "staircase the rules allow (anchor, then (heading, rise) per arch, then finish; reference engine only)")
     # Where the game data come from (docs/DATA.md):
     config_dir: str | None = Field(None, description="a folder of edited game data laid out like configs/")
     catalogue: str | None = Field(None, description="the path of an edited staircase template catalogue")

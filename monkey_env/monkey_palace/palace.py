@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from monkey_env.monkey_palace.catalogue import ARCH_SPAN, Shape
+from monkey_env.monkey_palace.catalogue import ARCH_SPAN, Shape, shape_steps
 from monkey_env.monkey_palace.config import MapConfig
 from monkey_env.monkey_palace.geometry import (
     ANIMAL_NAMES,
@@ -138,13 +138,19 @@ class Palace:
     # ----------------------------------------------------------------- rules A-I
     def check_staircase(self, anchor: tuple[int, int], shape: Shape, supply: Supply,
                         column_units: int = 3) -> StaircasePlan:
-        """Apply rules A-I and the supply to ``shape`` built from ``anchor``.
+        """Rules A-I for a catalogue shape built from ``anchor`` (see ``check_steps``)."""
+        return self.check_steps(anchor, shape_steps(shape), supply, column_units)
 
-        Returns a plan that says what the staircase uses, or why it is illegal, in
-        the words a player would use. Rules C (ends with an arch), H (90-degree turns)
-        and I (a direct, self-avoiding path of rising arches) hold for every catalogue
-        shape by construction; G (no arch on an arch) holds because each arch's near leg
-        stands on the ground stack or on the previous arch of the same staircase.
+    def check_steps(self, anchor: tuple[int, int], steps, supply: Supply,
+                    column_units: int = 3) -> StaircasePlan:
+        """Apply rules A-I and the supply to the staircase ``steps`` built from ``anchor``.
+
+        ``steps`` lists the arches in building order as ``(heading, rise)``: ``rise`` units
+        are stacked where the arch's near leg goes (the base on the anchor for arch 1, on the
+        previous arch's far end knob after that), then the arch goes ``heading``. Returns a
+        plan that says what the staircase uses, or why it is illegal, in the words a player
+        would use. G (no arch on an arch) holds because each arch's near leg stands on the
+        anchor's stack or on the previous arch of the same staircase.
         """
         ax, ay = anchor
         if not on_plate(ax, ay):
@@ -154,20 +160,35 @@ class Palace:
         if knob not in GROUND_OF_COLOUR or self.animal_at(ax, ay) is not None:
             what = "a white start-area stud, which has no colour" if knob == Knob.GROUND_WHITE else self.what_is_at(ax, ay)
             return _illegal("A", f"the anchor ({ax}, {ay}) must be an open coloured ground stud, but it is {what} (rule A)")
+        # C: a staircase ends with an arch, so it has one at least.
+        if not steps:
+            return _illegal("C", "a staircase needs at least one arch, the last element that takes the decoration (rule C)")
         plan = StaircasePlan(legal=True, colour=GROUND_OF_COLOUR.index(knob))
         # B: a staircase may start with any element: a stack on the anchor, or arch 1 on the ground.
-        plan.stacks.append(Stack(ax, ay, 0, shape.base))
-        for j, step in enumerate(shape.steps, start=1):
-            cells = [(ax + cx, ay + cy) for cx, cy in step.cells()]
-            for x, y in cells:
-                if not on_plate(x, y):
-                    return _illegal("plate", f"arch {j} would leave the plate at ({x}, {y})")
-            level = step.level
-            for x, y in cells[1:ARCH_SPAN]:
-                if self.clearance(x, y) > level:
+        covered = {(ax, ay)}
+        x, y, level, previous = ax, ay, -1, None
+        for j, (heading, rise) in enumerate(steps, start=1):
+            if not 0 <= heading < 4 or rise < 0:
+                return _illegal("plate", f"arch {j}: heading {heading} and rise {rise} are not a direction and a height")
+            if previous is not None and (heading - previous) % 4 == 2:
+                return _illegal("H", f"arch {j} would turn back on arch {j - 1}: turns are 90 degrees (rule H)")
+            # I: each arch starts where the previous one ends, higher, after the rise stacked there.
+            plan.stacks.append(Stack(x, y, level + 1, rise))
+            level += 1 + rise
+            sx, sy = heading_step(heading)
+            cells = [(x + i * sx, y + i * sy) for i in range(ARCH_SPAN + 1)]
+            for cx, cy in cells[1:]:
+                if not on_plate(cx, cy):
+                    return _illegal("plate", f"arch {j} would leave the plate at ({cx}, {cy})")
+                if (cx, cy) in covered:
+                    return _illegal("I", f"arch {j} would come back to ({cx}, {cy}), a stud the staircase already "
+                                    "covers: arches go on as direct steps, never in a loop (rule I)")
+                covered.add((cx, cy))
+            for cx, cy in cells[1:ARCH_SPAN]:
+                if self.clearance(cx, cy) > level:
                     return _illegal(
-                        "F", f"arch {j}'s middle at level {level} would hit {self.what_is_at(x, y)} at ({x}, {y}), "
-                        f"which reaches height {self.clearance(x, y)} (rule F)")
+                        "F", f"arch {j}'s middle at level {level} would hit {self.what_is_at(cx, cy)} at ({cx}, {cy}), "
+                        f"which reaches height {self.clearance(cx, cy)} (rule F)")
             fx, fy = cells[-1]
             # D: the far leg (or its support) rests on an open knob.
             if not self.can_rest_on(fx, fy):
@@ -181,21 +202,20 @@ class Palace:
             plan.stacks.append(Stack(fx, fy, below, level - below))
             # E: attached when a leg or its support rests on an element that stood there before.
             plan.attached |= below > 0
-            plan.arches.append((cells[0][0], cells[0][1], step.heading, level))
-            if j < shape.arches:
-                plan.stacks.append(Stack(fx, fy, level + 1, shape.rise))
+            plan.arches.append((x, y, heading, level))
+            x, y, previous = fx, fy, heading
         if not plan.attached:
             return _illegal("E", "the staircase does not attach to the palace: no leg or support "
                             "rests on an element that was already built (rule E)")
-        if shape.arches > supply.arches:
-            return _illegal("supply", f"the staircase needs {shape.arches} arches but you have {supply.arches}")
+        if len(steps) > supply.arches:
+            return _illegal("supply", f"the staircase needs {len(steps)} arches but you have {supply.arches}")
         self._allocate_columns(plan, supply, column_units)
         if plan.bricks > supply.bricks:
             used = f" after using {plan.columns} column(s)" if plan.columns else ""
             return _illegal("supply", f"the staircase needs {plan.bricks} bricks{used} but you have {supply.bricks}")
         plan.stacks = [s for s in plan.stacks if s.units > 0]
-        plan.deco = (ax + shape.deco[0], ay + shape.deco[1])
-        plan.deco_top = shape.steps[-1].level + 2  # the arch (1) and the decoration (1) on its level
+        plan.deco = (x, y)
+        plan.deco_top = level + 2  # the arch (1) and the decoration (1) on its level
         return plan
 
     @staticmethod

@@ -104,6 +104,7 @@ class TurnModel(_Strict):
     bought: list[int]
     instant_queue: list[Literal["arch", "brick", "column", "arch_or_brick"]]
     to_place: list[int]
+    steps: list[tuple[int, int]] = []  # the complete build action's arches so far: (heading, rise)
 
 
 class SaveModel(_Strict):
