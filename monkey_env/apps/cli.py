@@ -156,9 +156,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             raise ValueError(f"{spec.title} has no picture")
         try:
             if spec.name == DEFAULT_GAME:
-                from monkey_env.monkey_palace.render import game_picture as picture
-                from monkey_env.monkey_palace.render import save_png
-                save_png(picture(game), args.png)
+                from monkey_env.monkey_palace import render
+                render.save_png(render.game_picture(game), args.png)
             else:
                 save_image(spec.load("picture")(game), args.png)
         except OSError as e:

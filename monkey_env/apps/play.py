@@ -610,9 +610,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     session = Session(game, human, opponents, save_path, out, inp)
     code = session.run()
     if game.game_over and args.png:
-        from monkey_env.monkey_palace.render import game_picture as picture
-        from monkey_env.monkey_palace.render import save_png
-        save_png(picture(game), args.png)
+        from monkey_env.monkey_palace import render
+        render.save_png(render.game_picture(game), args.png)
         print(f"A picture of the palace: {args.png}", file=out, flush=True)
     return code
 
