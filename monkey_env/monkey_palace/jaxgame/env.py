@@ -85,6 +85,8 @@ class JaxGame(BatchedPlay):
     def params(self, options: GameOptions | None = None, /, **values) -> Params:
         """The traced settings of one game, from an options object or its fields as keywords
         (see jaxgame.params: the map comes from the options' game data)."""
+        if options is not None:
+            refuse_complete_build(options)
         return self._params(options, **values)
 
     def init(self, key: jax.Array, params: Params | None = None) -> State:
@@ -211,6 +213,14 @@ class JaxGame(BatchedPlay):
 _BY_DATA: dict[tuple, JaxGame] = {}
 
 
+def refuse_complete_build(options: GameOptions) -> None:
+    """The JAX engine builds from the catalogue only, so far: say so rather than play another game."""
+    if options.build_action != "catalogue":
+        raise ValueError(f"build_action {options.build_action!r} is played by the reference engine only: the JAX "
+                         "engine, and so the environments, the batched agents and training, build from the "
+                         "catalogue (build_action 'catalogue')")
+
+
 def jax_game_for(options: GameOptions | None = None, *, illegal_penalty: float = -10.0) -> JaxGame:
     """The process's one JaxGame for the options' game data (and penalty).
 
@@ -218,6 +228,7 @@ def jax_game_for(options: GameOptions | None = None, *, illegal_penalty: float =
     rule options are traced parameters, so every game of one set of cards, boards, tray and
     catalogue shares one, whatever its map."""
     options = options or GameOptions()
+    refuse_complete_build(options)
     key = (options.config_dir, options.catalogue, float(illegal_penalty))
     if key not in _BY_DATA:
         _BY_DATA[key] = JaxGame(options, illegal_penalty=illegal_penalty)
