@@ -18,7 +18,10 @@ to the lowest action index. The scores:
 
   The anchor's score is its best staircase's value; at the shape decision the score is the
   value of each shape at the chosen anchor, so the shape taken is the one that made the anchor
-  best. Ties: the lowest anchor index (y * 32 + x), then the lowest catalogue index.
+  best. Ties: the lowest anchor index (y * 32 + x), then the lowest catalogue index. With the
+  complete build action (reference engine) each arch step scores the best staircase that
+  begins with it and "finish" the staircase built so far: the staircase taken is again the
+  best of the anchor's, over every staircase the rules allow.
 * **Buy.** The affordable pile top with the most Banana Points, then the cheaper, then the
   lowest pile index; stop when none is affordable.
 * **Arch or brick.** An arch (arches earn credits) unless the player holds more arches than bricks.
@@ -44,7 +47,7 @@ import numpy as np
 # One Banana Point in a staircase's value, and the buying order: shared with the JAX scores.
 from monkey_env.agents.staircase_values import POINT, buy_preference
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
-from monkey_env.monkey_palace.geometry import NUM_CELLS, Colour, cell_xy
+from monkey_env.monkey_palace.geometry import GROUND_OF_COLOUR, NUM_CELLS, Colour, cell_xy
 
 
 class GreedyAgent:
@@ -71,7 +74,9 @@ def action_scores(game) -> np.ndarray:
     """(A,) int64 score of every action for the decision asked now (meaningful where legal)."""
     L, phase, t = game.layout, game.phase, game.turn
     scores = np.zeros(L.size, np.int64)
-    if phase == Phase.ANCHOR:
+    if phase in (Phase.ANCHOR, Phase.SHAPE) and game.complete_build:
+        _complete_build_scores(game, scores)
+    elif phase == Phase.ANCHOR:
         cells = scores[L.cell:L.cell + NUM_CELLS]
         cells[:] = -1
         for shape, anchor in np.argwhere(game.build_matrix()):
@@ -100,22 +105,62 @@ def action_scores(game) -> np.ndarray:
 
 def staircase_value(game, anchor: int, shape: int) -> int:
     """What building `shape` from `anchor` brings this turn (see the module docstring)."""
-    tray, holders, current = game.data.tray, game.holders, game.current
     plan = game.palace.check_staircase(cell_xy(anchor), game.data.shapes[shape], game.player.supply,
-                                       tray.column_units)
+                                       game.data.tray.column_units)
     assert plan.legal, plan.reason
+    return built_value(game, plan.colour, len(plan.arches), plan.deco_top,
+                       max((s.units for s in plan.stacks), default=0))
+
+
+def built_value(game, colour: int, arches: int, deco_top: int, tallest: int, bought=None) -> int:
+    """The value of a staircase of ``arches`` arches whose decoration of ``colour`` tops out at
+    ``deco_top`` and whose tallest stack has ``tallest`` units (``bought``: a cache of
+    purchase_bananas by (colour, credits))."""
+    tray, holders, current = game.data.tray, game.holders, game.current
     deco_max = game.palace.deco_max
-    highest_of_colour = plan.deco_top > deco_max[plan.colour]
-    points = purchase_bananas(game, plan.colour, len(plan.arches) + highest_of_colour)
-    if max((s.units for s in plan.stacks), default=0) >= tray.bonus.min_stack and game.bonus_left > 0:
+    highest_of_colour = deco_top > deco_max[colour]
+    credits = arches + highest_of_colour
+    if bought is None:
+        points = purchase_bananas(game, colour, credits)
+    else:
+        if (colour, credits) not in bought:
+            bought[colour, credits] = purchase_bananas(game, colour, credits)
+        points = bought[colour, credits]
+    if tallest >= tray.bonus.min_stack and game.bonus_left > 0:
         points += tray.bonus.points
-    if plan.colour == Colour.GOLD and holders["monkey"] != current:
+    if colour == Colour.GOLD and holders["monkey"] != current:
         points += tray.trophies.monkey
     if game.options.butterfly and holders["butterfly"] != current:
         overall = game.options.butterfly_rule == "highest_overall"
-        if (plan.deco_top > max(deco_max)) if overall else highest_of_colour:
+        if (deco_top > max(deco_max)) if overall else highest_of_colour:
             points += tray.trophies.butterfly
-    return POINT * points + plan.deco_top
+    return POINT * points + deco_top
+
+
+def _complete_build_scores(game, scores: np.ndarray) -> None:
+    """The complete build action: an anchor's score is its best staircase's value; an arch's,
+    the best staircase that begins with it; finishing, the staircase built so far."""
+    L, search, bought = game.layout, game.build_search(), {}
+    ground = game.palace.ground
+
+    def value(colour: int, prefix) -> int:
+        return built_value(game, colour, prefix.arches, prefix.level + 2, prefix.tallest, bought)
+
+    def best(colour: int, prefix) -> int:
+        return max(value(colour, done) for done in search.staircases_from(prefix))
+
+    if game.phase == Phase.ANCHOR:
+        scores[L.cell:L.cell + NUM_CELLS] = -1
+        for y, x in zip(*np.nonzero(search.legal_anchors())):
+            colour = GROUND_OF_COLOUR.index(int(ground[y, x]))
+            scores[L.encode_cell(int(x), int(y))] = best(colour, search.start((int(x), int(y))))
+        return
+    prefix = game.build_prefix()
+    colour = GROUND_OF_COLOUR.index(int(ground.flat[game.turn.anchor]))
+    for heading, rise in search.next_steps(prefix):
+        scores[L.encode_arch(heading, rise)] = best(colour, search.extend(prefix, heading, rise))
+    if search.can_finish(prefix):
+        scores[L.finish] = value(colour, prefix)
 
 
 def purchase_bananas(game, colour: int, credits: int) -> int:

@@ -17,7 +17,7 @@ from staircase_oracle import legal_staircases
 
 from monkey_env import Game, Phase
 from monkey_env.monkey_palace.engine import IllegalActionError
-from monkey_env.monkey_palace.geometry import HEADING_NAMES
+from monkey_env.monkey_palace.geometry import HEADING_NAMES, cell_xy
 from monkey_env.monkey_palace.palace import Supply
 from monkey_env.monkey_palace.staircases import BuildSearch
 
@@ -251,3 +251,41 @@ def test_action_names_say_the_arch():
     assert game.action_name(L.encode_arch(E, 0)) == f"arch 1: heading {HEADING_NAMES[E]}"
     assert game.action_name(L.encode_arch(E, 2)) == "arch 1: 2 unit(s) stacked on the anchor, heading E"
     assert game.action_name(L.finish) == "finish the staircase"
+
+
+# ---------------------------------------------------------------- greedy on every staircase
+def plan_value(game: Game, anchor, steps) -> int:
+    from agents.greedy import built_value
+    plan = game.palace.check_steps(anchor, steps, game.player.supply)
+    assert plan.legal, plan.reason
+    return built_value(game, plan.colour, len(plan.arches), plan.deco_top, max((s.units for s in plan.stacks), default=0))
+
+
+def test_greedy_builds_the_best_staircase_of_all_the_rules_allow():
+    from agents.greedy import GreedyAgent
+    greedy, rng = GreedyAgent(), np.random.default_rng(4)
+    game = Game.new(players=2, map=1, seed=4, build_action="complete")
+    checked = 0
+    while not game.game_over and checked < 4:
+        if game.phase == Phase.ANCHOR and game.turns_played % 3 == 2:
+            s = game.player.supply
+            best = max(plan_value(game, anchor, steps)
+                       for anchor, steps in legal_staircases(game.palace, s.arches, s.bricks, s.columns))
+            seat, probe = game.current, copy.deepcopy(game)
+            while probe.phase in (Phase.ANCHOR, Phase.SHAPE) and probe.current == seat:
+                probe.apply(greedy.act(probe, probe.legal_mask()))
+            assert probe.turn.built
+            chosen = plan_value(game, cell_xy(probe.turn.anchor), probe.turn.steps)
+            assert chosen == best, (chosen, best, probe.turn.steps)
+            checked += 1
+        game.apply(int(rng.choice(game.legal_actions())))
+    assert checked == 4
+
+
+def test_greedy_reaches_for_the_bonus_card():
+    from agents.greedy import GreedyAgent
+    game = complete_game(["b5", "", "", "b2"], (12, 7), supply=(3, 8, 0))
+    greedy = GreedyAgent()
+    while game.phase in (Phase.ANCHOR, Phase.SHAPE):
+        game.apply(greedy.act(game, game.legal_mask()))
+    assert game.turn.max_stack >= game.data.tray.bonus.min_stack

@@ -52,6 +52,7 @@ class Prefix:
     attached: bool
     visited: frozenset         # studs the staircase covers (the cursor included)
     steps: tuple = field(default=(), compare=False)  # how it was built: not part of what it can become
+    tallest: int = field(default=0, compare=False)   # the tallest stack so far (the bonus card's test)
 
 
 class BuildSearch:
@@ -107,7 +108,7 @@ class BuildSearch:
         if units > self.max_units or remainder > self.max_remainder:
             return None
         return Prefix(fx, fy, heading, level, p.arches + 1, units, remainder, p.attached or under > 0,
-                      p.visited | frozenset(cells), p.steps + ((heading, rise),))
+                      p.visited | frozenset(cells), p.steps + ((heading, rise),), max(p.tallest, rise, support))
 
     def rises(self, p: Prefix) -> range:
         """Every rise the budget can still pay (the far support may cost more: extend decides)."""
@@ -190,8 +191,11 @@ class BuildSearch:
     def staircases(self, anchor: tuple[int, int]):
         """Every legal staircase from ``anchor``, as its finished prefix (depth first)."""
         p = self.start(anchor)
-        if p is None:
-            return
+        if p is not None:
+            yield from self.staircases_from(p)
+
+    def staircases_from(self, p: Prefix):
+        """Every legal staircase that begins with the prefix ``p`` (``p`` itself included)."""
         stack = [p]
         while stack:
             p = stack.pop()
