@@ -255,14 +255,14 @@ def test_action_names_say_the_arch():
 
 # ---------------------------------------------------------------- greedy on every staircase
 def plan_value(game: Game, anchor, steps) -> int:
-    from agents.greedy import built_value
+    from monkey_env.agents.greedy import built_value
     plan = game.palace.check_steps(anchor, steps, game.player.supply)
     assert plan.legal, plan.reason
     return built_value(game, plan.colour, len(plan.arches), plan.deco_top, max((s.units for s in plan.stacks), default=0))
 
 
 def test_greedy_builds_the_best_staircase_of_all_the_rules_allow():
-    from agents.greedy import GreedyAgent
+    from monkey_env.agents.greedy import GreedyAgent
     greedy, rng = GreedyAgent(), np.random.default_rng(4)
     game = Game.new(players=2, map=1, seed=4, build_action="complete")
     checked = 0
@@ -283,9 +283,31 @@ def test_greedy_builds_the_best_staircase_of_all_the_rules_allow():
 
 
 def test_greedy_reaches_for_the_bonus_card():
-    from agents.greedy import GreedyAgent
+    from monkey_env.agents.greedy import GreedyAgent
     game = complete_game(["b5", "", "", "b2"], (12, 7), supply=(3, 8, 0))
     greedy = GreedyAgent()
     while game.phase in (Phase.ANCHOR, Phase.SHAPE):
         game.apply(greedy.act(game, game.legal_mask()))
     assert game.turn.max_stack >= game.data.tray.bonus.min_stack
+
+
+# ---------------------------------------------------------------- the terminal
+def test_the_terminal_builds_a_staircase_arch_by_arch():
+    import io
+    from pathlib import Path
+
+    from monkey_env.apps.play import Session
+    from monkey_env.monkey_palace.options import GameOptions
+
+    game = Game.from_options(GameOptions(players=2, seed=1, build_action="complete"))
+    anchors = [int(c) for c in np.flatnonzero(game.anchor_cells())]
+    x, y = cell_xy(anchors[9])
+    out = io.StringIO()
+    session = Session(game, 0, ["random"], Path("unused.json"), out, io.StringIO(f"{x} {y}\n2\n" + "1\n" * 8))
+    session.staircase_by_arches()
+    text = out.getvalue()
+    assert f"Your staircase from ({x}, {y}): what next?" in text
+    assert "arch 1 east at level 0; far leg at" in text and "brick units so far" in text
+    assert "arch 2" in text, "the second arch is asked after the first"
+    assert game.turn.built and len(game.turn.steps) >= 2
+    assert game.turn.steps[0] == (S, 0), "answer 2 to arch 1 is south, the second choice listed"

@@ -176,11 +176,47 @@ def stud_words(game: Game, cell: int) -> str:
     return {Knob.GROUND_LIGHT: "light-green", Knob.GROUND_DARK: "dark-green", Knob.GROUND_GOLD: "gold"}.get(knob, "")
 
 
+def arch_words(game: Game, heading: int, rise: int) -> str:
+    """The next arch of a staircase built arch by arch: its stack, cells, level, far leg and support."""
+    search, prefix = game.build_search(), game.build_prefix()
+    after = search.extend(prefix, heading, rise)
+    n = prefix.arches + 1
+    far = (after.x, after.y)
+    under = int(game.palace.height[after.y, after.x])
+    support = after.level - under
+    where = "on the anchor" if n == 1 else f"on arch {n - 1}'s end knob at ({prefix.x}, {prefix.y})"
+    stack = f"{_count(rise, 'unit')} stacked {where}; then " if rise else ""
+    leg = f"far leg at {far} on {game.palace.what_is_at(*far)}" + (f", a support of {support}" if support else "")
+    attaches = "; attaches to the palace" if under > 0 and not prefix.attached else ""
+    return (f"{stack}arch {n} {HEADING_WORDS[HEADING_NAMES[heading]]} at level {after.level}; {leg}{attaches}; "
+            f"{_count(after.units, 'brick unit')} so far")
+
+
+def finish_words(game: Game) -> str:
+    """The staircase built so far, as it would end now: what it takes and what it earns."""
+    plan = game.palace.check_steps(cell_xy(game.turn.anchor), game.turn.steps, game.player.supply,
+                                   game.data.tray.column_units)
+    highest = plan.deco_top > game.palace.deco_max[plan.colour]
+    credits = len(plan.arches) + highest
+    uses = [_count(len(plan.arches), "arch")] + [_count(n, w) for n, w in ((plan.bricks, "brick"),
+                                                                         (plan.columns, "column")) if n]
+    tallest = max((s.units for s in plan.stacks), default=0)
+    bonus = (" and a bonus card (a stack of " + str(tallest) + ")"
+             if tallest >= game.data.tray.bonus.min_stack and game.bonus_left else "")
+    best = f" (highest {COLOUR_WORDS[COLOUR_NAMES[plan.colour]]}: +1)" if highest else ""
+    return (f"finish here: uses {', '.join(uses)}; decoration reaches height {plan.deco_top}; earns "
+            f"{_count(credits, 'credit')}{best}{bonus}")
+
+
 def action_words(game: Game, action: int) -> str:
     """What a bot's decision does, said before it is applied."""
     kind, value = game.layout.decode(action)
     if game.phase == Phase.ANCHOR:
         return f"starts a staircase at {value}"
+    if kind == "arch":
+        return f"builds {arch_words(game, *value)}"
+    if kind == "finish":
+        return f"finishes the staircase: {finish_words(game).removeprefix('finish here: ')}"
     if game.phase == Phase.SHAPE:
         return f"builds {staircase_words(game, game.turn.anchor, value)}"
     if kind == "buy":
@@ -323,6 +359,9 @@ class Session:
     def staircase(self) -> None:
         """Anchor, then shape; 'back' from the shapes returns to the anchors."""
         g = self.game
+        if g.complete_build:
+            self.staircase_by_arches()
+            return
         matrix = g.build_matrix()
         anchors = [int(c) for c in matrix.any(axis=0).nonzero()[0]]
         while True:
@@ -343,9 +382,42 @@ class Session:
                 self.apply(g.layout.encode_shape(shape))
             return
 
+    def staircase_by_arches(self) -> None:
+        """The complete build action: the anchor, then each arch (its rise and heading) or finish."""
+        g = self.game
+        anchors = [int(c) for c in np.flatnonzero(g.anchor_cells())]
+        self.say("Where does your staircase start? Legal studs (x y):")
+        self.say_columns([f"{i + 1}) {cell_xy(c)} {stud_words(g, c)}" for i, c in enumerate(anchors)])
+        anchor = self.choose("Type the number of a stud, or its x and y (e.g. 12 7).",
+                             lambda a: self._parse_anchor(a, anchors))
+        self.apply(g.layout.encode_cell(*cell_xy(anchor)))
+        while g.phase == Phase.SHAPE and not g.game_over:
+            self.apply(self.next_arch())
+
+    def next_arch(self) -> int:
+        """One step of a staircase built arch by arch: every arch that can still end in a legal
+        staircase, each in words, and finishing when the staircase is legal as it stands."""
+        g = self.game
+        mask, L = g.legal_mask(), g.layout
+        steps = [g.layout.decode(int(a))[1] for a in np.flatnonzero(mask) if L.arch <= a < L.finish]
+        options = [L.encode_arch(h, r) for h, r in steps] + ([L.finish] if mask[L.finish] else [])
+        so_far = f" (arches so far: {len(g.turn.steps)})" if g.turn.steps else ""
+        self.say(f"Your staircase from {cell_xy(g.turn.anchor)}{so_far}: what next?")
+        width = terminal_width()
+        for i, a in enumerate(options):
+            head = f"  {i + 1}) "
+            text = finish_words(g) if a == L.finish else arch_words(g, *g.layout.decode(a)[1])
+            lines = flowing(text.split("; "), width, " " * len(head))
+            self.say(head + lines[0].lstrip())
+            for line in lines[1:]:
+                self.say(line)
+        return self.choose("Type the number of your choice.", lambda a: self._parse_numbered(a, options))
+
     def shape_only(self) -> int:
         """A resumed game saved between the two steps: the anchor is already chosen."""
         g = self.game
+        if g.complete_build:
+            return self.next_arch()
         shapes = [int(s) for s in g.build_matrix()[:, g.turn.anchor].nonzero()[0]]
         self.say(f"Staircases from {cell_xy(g.turn.anchor)} (heights are the tops, as in the grid):")
         self.say_shapes(g.turn.anchor, shapes)
