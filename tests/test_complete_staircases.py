@@ -311,3 +311,44 @@ def test_the_terminal_builds_a_staircase_arch_by_arch():
     assert "arch 2" in text, "the second arch is asked after the first"
     assert game.turn.built and len(game.turn.steps) >= 2
     assert game.turn.steps[0] == (S, 0), "answer 2 to arch 1 is south, the second choice listed"
+
+
+# ---------------------------------------------------------------- the browser's data
+def test_the_web_page_builds_arch_by_arch_with_previews(tmp_path):
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from monkey_env.apps.web.app import create_app
+
+    client = TestClient(create_app(tmp_path / "games"))
+    meta = client.get("/api/meta").json()
+    assert meta["games"][0]["options"]["build_action"]["choices"] == ["catalogue", "complete"]
+    body = {"game": "monkey_palace", "options": {"players": 2, "seed": 1, "build_action": "complete"},
+            "seats": [{"kind": "human"}, {"kind": "human"}]}
+    g = client.post("/api/games", json=body).json()
+    gid, decisions = g["id"], 0
+    stud = next(s for s in g["state"]["decision"]["studs"] if (s["x"], s["y"]) == (9, 13))
+    state = client.post(f"/api/games/{gid}/move", json={"action": stud["action"], "expect": decisions}).json()["state"]
+    decisions += 1
+    while state["decision"]["phase"] == "SHAPE":
+        d = state["decision"]
+        assert d["anchor"] == [9, 13] and d["shapes"]
+        arches = [s for s in d["shapes"] if s["deco_top"] is None]
+        for s in arches:   # each next arch previewed on the staircase so far: one more arch, no decoration
+            kinds = [e["kind"] for e in s["elements"]]
+            assert kinds.count("arch") == d["built_so_far"] + 1 and "decoration" not in kinds
+        finish = [s for s in d["shapes"] if s["deco_top"] is not None]
+        attaching = [s for s in arches if "attaches to the palace" in s["label"]]
+        choice = finish[0] if finish and d["built_so_far"] else (attaching or arches)[0]
+        if finish:
+            assert finish[0]["label"].startswith("finish here") and "credit" in finish[0]["label"]
+        before = len(state["palace"]["elements"])
+        state = client.post(f"/api/games/{gid}/move", json={"action": choice["action"], "expect": decisions}).json()["state"]
+        decisions += 1
+    placed = state["palace"]["elements"][before:]
+    assert [e["kind"] for e in placed].count("decoration") == 1
+    assert choice["deco_top"] is not None, "this staircase (seed 1, from (9, 13)) ends by a finish chosen"
+    if choice["deco_top"] is not None:   # the finish preview is what was built
+        strip = lambda e: {k: v for k, v in e.items() if k != "turn"}
+        assert sorted(map(json.dumps, map(strip, placed))) == sorted(map(json.dumps, map(strip, choice["elements"])))

@@ -142,7 +142,7 @@ class Palace:
         return self.check_steps(anchor, shape_steps(shape), supply, column_units)
 
     def check_steps(self, anchor: tuple[int, int], steps, supply: Supply,
-                    column_units: int = 3) -> StaircasePlan:
+                    column_units: int = 3, unfinished: bool = False) -> StaircasePlan:
         """Apply rules A-I and the supply to the staircase ``steps`` built from ``anchor``.
 
         ``steps`` lists the arches in building order as ``(heading, rise)``: ``rise`` units
@@ -150,7 +150,8 @@ class Palace:
         previous arch's far end knob after that), then the arch goes ``heading``. Returns a
         plan that says what the staircase uses, or why it is illegal, in the words a player
         would use. G (no arch on an arch) holds because each arch's near leg stands on the
-        anchor's stack or on the previous arch of the same staircase.
+        anchor's stack or on the previous arch of the same staircase. ``unfinished``: a staircase
+        still being built, which need not attach yet (rule E is the finished staircase's).
         """
         ax, ay = anchor
         if not on_plate(ax, ay):
@@ -204,7 +205,7 @@ class Palace:
             plan.attached |= below > 0
             plan.arches.append((x, y, heading, level))
             x, y, previous = fx, fy, heading
-        if not plan.attached:
+        if not plan.attached and not unfinished:
             return _illegal("E", "the staircase does not attach to the palace: no leg or support "
                             "rests on an element that was already built (rule E)")
         if len(steps) > supply.arches:

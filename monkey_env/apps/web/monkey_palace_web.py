@@ -13,6 +13,8 @@ a map file), neither in a new game nor in an uploaded record.
 
 from __future__ import annotations
 
+import numpy as np
+
 from monkey_env.monkey_palace.actions import N_PILES, PHASE_WORDS, Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, SaveFileError
@@ -24,7 +26,8 @@ NAME = "monkey_palace"
 TITLE = "Monkey Palace"
 MAPS = ("1", "2", "3", "4")
 # The options a browser may set; the rest (game data paths, the environments' settings) stay default.
-WEB_OPTIONS = ("players", "map", "butterfly", "frog", "seed", "monkey_move", "butterfly_rule", "end_trigger")
+WEB_OPTIONS = ("players", "map", "butterfly", "frog", "seed", "monkey_move", "butterfly_rule", "end_trigger",
+               "build_action")
 
 
 class WebInputError(ValueError):
@@ -202,7 +205,16 @@ def decision_view(game: Game, mask=None) -> dict:
                 x, y = cell_xy(cell)
                 d["studs"].append({"x": x, "y": y, "z": int(p.height[y, x]), "action": L.cell + cell,
                                    "label": game.action_name(L.cell + cell)})
-    if phase == Phase.SHAPE:
+    if phase == Phase.SHAPE and game.complete_build:
+        # Built arch by arch: finishing (the whole staircase, its credits and bonus) and every
+        # next arch, each previewed in place on the staircase built so far.
+        d["anchor"] = list(cell_xy(game.turn.anchor))
+        d["built_so_far"] = len(game.turn.steps)
+        if mask[L.finish]:
+            d["shapes"].append(step_preview(game, None))
+        for a in np.flatnonzero(mask[L.arch:L.finish]):
+            d["shapes"].append(step_preview(game, L.decode(L.arch + int(a))[1]))
+    elif phase == Phase.SHAPE:
         d["anchor"] = list(cell_xy(game.turn.anchor))
         for s in range(len(game.data.shapes)):
             if mask[L.shape + s]:
@@ -216,6 +228,41 @@ def decision_view(game: Game, mask=None) -> dict:
         if mask[a]:
             d["buttons"].append({"action": a, "label": game.action_name(a)})
     return d
+
+
+def _plan_elements(game: Game, plan, decoration: bool) -> list[dict]:
+    """The elements a plan places (the same dicts as the palace's element list)."""
+    owner, elements = game.current, []
+    for s in plan.stacks:
+        elements.append({"kind": "stack", "x": s.x, "y": s.y, "bottom": s.bottom, "units": s.units,
+                         "columns": s.columns, "owner": owner})
+    for x, y, heading, level in plan.arches:
+        elements.append({"kind": "arch", "x": x, "y": y, "heading": HEADING_NAMES[heading], "level": level,
+                         "owner": owner})
+    if decoration:
+        dx, dy = plan.deco
+        elements.append({"kind": "decoration", "x": dx, "y": dy, "colour": COLOUR_NAMES[plan.colour],
+                         "top": plan.deco_top, "owner": owner})
+    return elements
+
+
+def step_preview(game: Game, step) -> dict:
+    """The complete build action: finishing now (``step`` None) or one more arch ``(heading,
+    rise)``, with its words, what the staircase then uses and earns, and its elements."""
+    from monkey_env.apps.play import arch_words, finish_words
+
+    steps = game.turn.steps + ([] if step is None else [tuple(step)])
+    plan = game.palace.check_steps(cell_xy(game.turn.anchor), steps, game.player.supply,
+                                   game.data.tray.column_units, unfinished=step is not None)
+    highest = step is None and plan.deco_top > game.palace.deco_max[plan.colour]
+    tallest = max((s.units for s in plan.stacks), default=0)
+    L = game.layout
+    return {"action": L.finish if step is None else L.encode_arch(*step), "shape": None,
+            "label": finish_words(game) if step is None else arch_words(game, *step),
+            "arches": len(plan.arches), "bricks": plan.bricks, "columns": plan.columns,
+            "deco_top": plan.deco_top if step is None else None, "credits": len(plan.arches) + highest,
+            "bonus": step is None and tallest >= game.data.tray.bonus.min_stack and game.bonus_left > 0,
+            "elements": _plan_elements(game, plan, decoration=step is None)}
 
 
 def shape_preview(game: Game, shape_index: int) -> dict:

@@ -87,9 +87,13 @@ function renderDecision(state) {
     $("buttons").append(btn);
   }
   for (const s of d.shapes) {
+    // A next arch of a staircase built arch by arch has no decoration yet (deco_top null).
+    const arch = s.deco_top === null;
+    const uses = `${s.arches} arch(es), ${s.bricks} brick(s), ${s.columns} column(s)`;
+    const earns = `+${s.credits} credit${s.credits === 1 ? "" : "s"}${s.bonus ? " + bonus card" : ""}`;
     const btn = el("button", { class: "shape", "data-action": s.action,
-        title: `${s.arches} arch(es), ${s.bricks} brick(s), ${s.columns} column(s); decoration at height ${s.deco_top}; ${s.credits} credit(s)` },
-      el("b", {}, `+${s.credits} credit${s.credits === 1 ? "" : "s"}`), ` · height ${s.deco_top} · `, s.label);
+        title: arch ? `with this arch: ${uses}` : `${uses}; decoration at height ${s.deco_top}; ${earns}` },
+      el("b", {}, arch ? `arch ${s.arches}` : earns), arch ? " · " : ` · height ${s.deco_top} · `, s.label);
     btn.addEventListener("mouseenter", () => view.showPreview(s.elements));
     btn.addEventListener("focus", () => view.showPreview(s.elements));
     btn.addEventListener("mouseleave", () => view.clearPreview());
