@@ -352,3 +352,19 @@ def test_the_web_page_builds_arch_by_arch_with_previews(tmp_path):
     if choice["deco_top"] is not None:   # the finish preview is what was built
         strip = lambda e: {k: v for k, v in e.items() if k != "turn"}
         assert sorted(map(json.dumps, map(strip, placed))) == sorted(map(json.dumps, map(strip, choice["elements"])))
+
+
+# ---------------------------------------------------------------- the commands
+def test_commands_play_the_complete_action_on_the_reference_engine(capsys, tmp_path):
+    import json
+
+    from monkey_env.apps.cli import main
+
+    assert main(["evaluate", "--agents", "greedy,random", "--games", "2", "--build-action", "complete", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["engine"] == "reference" and report["games"] == 2
+    with pytest.raises(SystemExit) as stopped:
+        main(["tournament", "--agents", "greedy,random", "--games", "2", "--engine", "jax", "--build-action", "complete",
+              "--db", str(tmp_path / "t.sqlite")])
+    assert stopped.value.code == 2
+    assert "reference engine only" in capsys.readouterr().err

@@ -23,6 +23,7 @@ import numpy as np
 from monkey_env.agents.registry import make_agent, split_agent_names
 from monkey_env.apps.balance.stats import mean_ci, wilson
 from monkey_env.apps.results_table import GameResults, TimedAgent, play_games, shared_win_rule
+from monkey_env.core.options import jax_plays
 from monkey_env.games import DEFAULT_GAME, game_spec
 from monkey_env.monkey_palace.options import GameOptions
 
@@ -58,9 +59,10 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
             agents[n] = make_agent(n, seed + i, game=game)
     agents = {n: TimedAgent(a) for n, a in agents.items()}   # seconds per decision, for the report
     rotations = len(names)
-    batched = all(hasattr(a, "act_batch") for a in agents.values()) and game_spec(game).has("jax_engine")
     if game_options is None:
         game_options = GameOptions(players=players, map=str(map), seed=seed, **(options or {}))
+    batched = (all(hasattr(a, "act_batch") for a in agents.values()) and game_spec(game).has("jax_engine")
+               and jax_plays(game_options))
     from tqdm import tqdm
 
     bar = tqdm(total=games, desc="games", unit="game", file=sys.stderr, disable=not progress)
@@ -150,12 +152,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     check_agents("--agents", names, spec.name)
     try:
         if spec.name != DEFAULT_GAME:
-            if spec.has("jax_engine") and all(hasattr(make_agent(n, 0, game=spec.name), "act_batch") for n in names):
+            if spec.has("jax_engine") and jax_plays(options) and all(
+                    hasattr(make_agent(n, 0, game=spec.name), "act_batch") for n in names):
                 say_compiling(args.quiet or args.json)
             report = evaluate(names, games=args.games, seed=options.seed, batch=args.batch, progress=not args.quiet,
                               game_options=options)
         else:
-            if all(hasattr(make_agent(n, 0), "act_batch") for n in names):
+            if all(hasattr(make_agent(n, 0), "act_batch") for n in names) and jax_plays(options):
                 say_compiling(args.quiet or args.json)
             report = evaluate(names, args.players, args.map, args.games, args.seed, args.batch, rule_options(args),
                               progress=not args.quiet)

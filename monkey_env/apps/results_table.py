@@ -27,6 +27,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from monkey_env.apps.batch_play import END_KIND_NAMES, BatchResult
+from monkey_env.core.options import jax_plays
 from monkey_env.core.outcome import batch_places
 from monkey_env.core.outcome import win_shares as _win_shares
 from monkey_env.monkey_palace.options import GameOptions
@@ -223,7 +224,8 @@ def play_games(agents: Sequence | Callable[[int, int], Sequence], options: GameO
     if len(seeds) == 0:
         raise ValueError("no games to play (no seeds)")
     if engine == "auto":
-        engine = "jax" if not callable(agents) and all(hasattr(a, "act_batch") for a in agents) else "reference"
+        batchable = not callable(agents) and all(hasattr(a, "act_batch") for a in agents)
+        engine = "jax" if batchable and jax_plays(options) else "reference"
     if engine == "jax":
         if callable(agents):
             raise ValueError("the JAX engine plays one agent object per seat, not an agent factory")
@@ -244,7 +246,7 @@ def _play_any_game(agents, options, seeds, names, engine, batch, pad, agent_key,
         raise ValueError("no games to play (no seeds)")
     if engine == "auto":
         batchable = not callable(agents) and all(hasattr(a, "act_batch") for a in agents)
-        engine = "jax" if batchable and spec_for_options(options).has("jax_engine") else "reference"
+        engine = "jax" if batchable and spec_for_options(options).has("jax_engine") and jax_plays(options) else "reference"
     if engine == "jax":
         if callable(agents):
             raise ValueError("the JAX engine plays one agent object per seat, not an agent factory")

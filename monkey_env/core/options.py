@@ -47,6 +47,13 @@ def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
+def jax_plays(options) -> bool:
+    """Whether a game's JAX engine plays these options: an options model may say it does not
+    (a ``jax_plays()`` method, e.g. a rule the JAX engine lacks); otherwise it does."""
+    method = getattr(options, "jax_plays", None)
+    return True if method is None else bool(method())
+
+
 def add_option_flags(parser: argparse.ArgumentParser, model: type[BaseModel], *,
                      skip: tuple[str, ...] = (), defaults: dict[str, Any] | None = None) -> None:
     """One command-line flag per field of ``model`` (its type, choices, default and help)."""

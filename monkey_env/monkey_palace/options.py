@@ -66,6 +66,10 @@ class GameOptions(BaseModel):
         """The validated game data these options play with (loaded once per process)."""
         return _load(self.map, self.config_dir, self.catalogue)
 
+    def jax_plays(self) -> bool:
+        """Whether the JAX engine plays these options (it builds from the catalogue only, so far)."""
+        return self.build_action == "catalogue"
+
     def with_seed(self, seed: int) -> GameOptions:
         return GameOptions(**{**self.model_dump(), "seed": int(seed)})
 

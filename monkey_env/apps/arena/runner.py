@@ -23,6 +23,7 @@ from monkey_env.apps.arena.games import ChunkPlayer
 from monkey_env.apps.arena.results import Results, Tournament
 from monkey_env.apps.arena.schedule import Chunk, Schedule, seatings
 from monkey_env.apps.arena.versions import agent_version, config_hash
+from monkey_env.core.options import jax_plays
 from monkey_env.games import DEFAULT_GAME, game_spec
 
 DEFAULT_CHUNK = {"jax": 256, "reference": 4}
@@ -57,9 +58,12 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     built = {}
     for name in agents:
         built[name] = make_agent(name, 0, game=game)   # unknown names raise ValueError with the known ones
-    batchable = all(hasattr(a, "act_batch") for a in built.values()) and game_spec(game).has("jax_engine")
+    batchable = (all(hasattr(a, "act_batch") for a in built.values()) and game_spec(game).has("jax_engine")
+                 and jax_plays(game_options))
     if engine == "auto":
         engine = "jax" if batchable else "reference"
+    if engine == "jax" and not jax_plays(game_options):
+        raise ValueError("--engine jax: these game options are played by the reference engine only; use --engine reference")
     if engine == "jax" and not batchable:
         lacking = [n for n, a in built.items() if not hasattr(a, "act_batch")]
         raise ValueError(f"--engine jax needs agents with act_batch; {', '.join(lacking)} only offer act")
