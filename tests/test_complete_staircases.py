@@ -366,5 +366,4 @@ def test_commands_play_the_complete_action_on_the_reference_engine(capsys, tmp_p
     with pytest.raises(SystemExit) as stopped:
         main(["tournament", "--agents", "greedy,random", "--games", "2", "--engine", "jax", "--build-action", "complete",
               "--db", str(tmp_path / "t.sqlite")])
-    assert stopped.value.code == 2
-    assert "reference engine only" in capsys.readouterr().err
+    assert "reference engine only" in str(stopped.value.code)   # one line, as the tournament's other refusals
