@@ -47,7 +47,10 @@ def test_errors_are_one_clear_line(tmp_path):
 
 def test_bench_reference_reports_decisions_per_second():
     report = json.loads(cli("bench", "--reference-only", "--games", "1", "--json").stdout)
-    assert report["reference"]["decisions_per_second"] > 0
+    assert report["reference"]["decisions_per_second"] > 0 and report["reference"]["build_action"] == "catalogue"
+    complete = report["reference_complete"]
+    assert complete["build_action"] == "complete" and complete["games_per_second"] > 0
+    assert complete["decisions_per_game"] > report["reference"]["decisions_per_game"]   # arch by arch
 
 
 def test_an_evaluate_report_says_where_it_comes_from(capsys):

@@ -16,21 +16,23 @@ from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.monkey_palace.options import GameOptions
 
 
-def bench_reference(games: int, players: int, seed: int) -> dict:
-    """Whole random games of the reference engine, maps 1-4 in turn."""
+def bench_reference(games: int, players: int, seed: int, build_action: str = "catalogue") -> dict:
+    """Whole random games of the reference engine, maps 1-4 in turn. The two build actions take
+    different numbers of decisions per turn, so whole games per second compare them fairly."""
     from monkey_env.agents.random_agent import RandomAgent
 
     data = {m: load_game_data(m) for m in (1, 2, 3, 4)}
     times, decisions = [], 0
     for i in range(games):
         m = 1 + i % 4
-        options = GameOptions(players=players, map=str(m), seed=seed + i)
+        options = GameOptions(players=players, map=str(m), seed=seed + i, build_action=build_action)
         t0 = time.perf_counter()
         _, result = play_game(options, [RandomAgent(seed + i)] * players, data[m])
         times.append(time.perf_counter() - t0)
         decisions += result["decisions"]
-    return {"engine": "reference", "players": players, "games": games, "batch": 1,
-            "decisions_per_second": decisions / sum(times), "mean_game_seconds": statistics.mean(times),
+    return {"engine": "reference", "build_action": build_action, "players": players, "games": games, "batch": 1,
+            "decisions_per_second": decisions / sum(times), "games_per_second": games / sum(times),
+            "decisions_per_game": decisions / games, "mean_game_seconds": statistics.mean(times),
             "max_game_seconds": max(times)}
 
 
@@ -55,7 +57,7 @@ def bench_jax(jg, batch: int, players: int, seed: int, max_seconds: float = 120.
     warm = jg.batch_step(states, policy(key, mask_fn(states)))
     jax.block_until_ready(warm)
     compile_and_first = time.perf_counter() - t0
-    t0, decisions, steps = time.perf_counter(), 0, 0
+    t0, decisions, steps, ended = time.perf_counter(), 0, 0, 0
     while time.perf_counter() - t0 < max_seconds:
         live = int((~np.asarray(states.terminated)).sum())
         if live == 0:
@@ -65,10 +67,13 @@ def bench_jax(jg, batch: int, players: int, seed: int, max_seconds: float = 120.
         decisions += live
         steps += 1
     jax.block_until_ready(states)
+    ended = int(np.asarray(states.terminated).sum())
     seconds = time.perf_counter() - t0
     state_bytes = sum(x.nbytes for x in jax.tree_util.tree_leaves(states)) / batch
     return {"engine": "jax", "players": players, "batch": batch, "decisions": decisions, "steps": steps,
-            "seconds": seconds, "decisions_per_second": decisions / seconds,
+            "seconds": seconds, "decisions_per_second": decisions / seconds, "build_action": "catalogue",
+            # whole games: the batch plays from its deal to the end, every game at once
+            "games_per_second": ended / seconds if ended == batch else None,
             "compile_and_first_step_seconds": compile_and_first, "state_bytes_per_game": state_bytes}
 
 
@@ -168,6 +173,7 @@ def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20,
     from monkey_env.monkey_palace.jaxgame import JaxGame
 
     reference = bench_reference(reference_games, players, seed)
+    reference_complete = bench_reference(reference_games, players, seed, build_action="complete")
     jg = JaxGame()
     compile_s = compile_seconds(jg, 64)
     rows = [bench_jax(jg, b, players, seed, max_seconds) for b in batches]
@@ -179,6 +185,10 @@ def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20,
         "state_bytes_per_game": top["state_bytes_per_game"],
         "compile_seconds": compile_s,
         "reference": reference, "jax": rows, "pgx_go": pgx,
+        # The complete build action (every staircase the rules allow) is the reference engine's only.
+        "reference_complete": reference_complete,
+        "complete_vs_catalogue_games_per_second_reference": reference_complete["games_per_second"]
+        / reference["games_per_second"],
         "devices": [str(d) for d in __import__("jax").devices()],
     }
 

@@ -230,7 +230,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(f"VecEnv over the AEC loop at 256 games: {report['vec_env_speedup_vs_aec_at_256']:.1f}x")
         return 0
     if args.reference_only:
-        report = {"reference": bench_reference(args.games, args.players, args.seed)}
+        report = {"reference": bench_reference(args.games, args.players, args.seed),
+                  "reference_complete": bench_reference(args.games, args.players, args.seed, build_action="complete")}
     else:
         batches = tuple(int(b) for b in args.batches.split(","))
         report = run(batches=batches, players=args.players, reference_games=args.games, seed=args.seed,
@@ -238,9 +239,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(with_provenance(report, started)))
         return 0
-    r = report["reference"]
-    print(f"reference engine, {r['players']} players: {r['decisions_per_second']:.0f} decisions/s, "
-          f"{r['mean_game_seconds']:.2f} s per game (max {r['max_game_seconds']:.2f} s)")
+    for key in ("reference", "reference_complete"):
+        if key in report:
+            r = report[key]
+            print(f"reference engine, {r['build_action']} build, {r['players']} players: "
+                  f"{r['decisions_per_second']:.0f} decisions/s, {r['games_per_second']:.2f} games/s, "
+                  f"{r['mean_game_seconds']:.2f} s per game (max {r['max_game_seconds']:.2f} s)")
     for row in report.get("jax", []):
         print(f"JAX engine, batch {row['batch']:>5}: {row['decisions_per_second']:.0f} decisions/s "
               f"({row['decisions']} decisions in {row['seconds']:.1f} s)")
