@@ -367,3 +367,14 @@ def test_commands_play_the_complete_action_on_the_reference_engine(capsys, tmp_p
         main(["tournament", "--agents", "greedy,random", "--games", "2", "--engine", "jax", "--build-action", "complete",
               "--db", str(tmp_path / "t.sqlite")])
     assert "reference engine only" in str(stopped.value.code)   # one line, as the tournament's other refusals
+
+
+def test_the_coverage_report_measures_both_actions_against_the_enumerator(tmp_path):
+    import json
+
+    from experiments.staircase_coverage import main
+
+    main(["--positions", "3", "--verify", "--out", str(tmp_path / "coverage.json")])
+    summary = json.loads((tmp_path / "coverage.json").read_text())["summary"]
+    assert summary["complete_action_expresses"] == 1.0 and summary["best_offered_complete"] == 1.0
+    assert 0 < summary["catalogue_expresses"] < 1 and summary["legal_staircases"] > 1000
