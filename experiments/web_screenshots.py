@@ -126,8 +126,9 @@ def main() -> int:
     ap.add_argument("--out", default="docs/images")
     ap.add_argument("--chromium", default=shutil.which("chromium"))
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--games", default="monkey_palace,shadow_theater,forbidden_city",
-                    help="which games' pictures (monkey_palace; the 2-D games: shadow_theater or forbidden_city, both made)")
+    ap.add_argument("--games", default="monkey_palace,monkey_palace_complete,shadow_theater,forbidden_city",
+                    help="which games' pictures (monkey_palace; monkey_palace_complete: a staircase built arch by "
+                         "arch; the 2-D games: shadow_theater or forbidden_city, both made)")
     args = ap.parse_args()
     games = set(args.games.split(","))
     out = Path(args.out)
@@ -144,6 +145,15 @@ def main() -> int:
         done = client.post("/api/games", json={"options": {"players": 2, "seed": args.seed + 1}, "seats": bots}).json()
         while not done["state"]["game_over"]:
             done = client.post(f"/api/games/{done['id']}/bot", json={}).json()
+
+    if "monkey_palace_complete" in games:
+        seats = [{"kind": "human"}, {"kind": "bot", "agent": "greedy"}]
+        arches = client.post("/api/games", json={"options": {"players": 2, "seed": args.seed, "build_action": "complete"},
+                                                 "seats": seats}).json()
+        st = _advance(client, arches["id"], "SHAPE", 12)["state"]
+        # One arch built, so the picture shows the staircase so far with the next arches offered.
+        first = next(s for s in st["decision"]["shapes"] if s["deco_top"] is None)
+        client.post(f"/api/games/{arches['id']}/move", json={"action": first["action"], "expect": st["decisions"]})
 
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -173,6 +183,16 @@ def main() -> int:
             page.wait_for_timeout(1500)
             page.screenshot(path=str(out / "web_replay.png"))
             saved += [out / "web_play.png", out / "web_replay.png"]
+        if "monkey_palace_complete" in games:
+            page.goto(f"{base}/play?id={arches['id']}")
+            page.wait_for_selector("body[data-ready='1']")
+            page.evaluate("(() => { const v = window.mp.view, a = window.mp.game.state.decision.anchor;"
+                          " v.controls.target.set(a[0] + 2, 1.5, a[1] + 1); v.camera.position.set(a[0] + 20, 21, a[1] + 26);"
+                          " v.controls.update(); v.requestRender(); })()")
+            page.locator("#shapes button.shape").last.hover()
+            page.wait_for_timeout(1500)
+            page.screenshot(path=str(out / "web_play_complete.png"))
+            saved.append(out / "web_play_complete.png")
         if games & {"shadow_theater", "forbidden_city"}:
             saved += shots_2d(client, base, page, out, args.seed)
         browser.close()

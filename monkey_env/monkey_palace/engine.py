@@ -168,6 +168,13 @@ class Game:
         return self.players[self.current]
 
     @property
+    def phase_words(self) -> str:
+        """What the player must do now, in words (the shape phase is arch by arch with the complete build)."""
+        if self.phase == Phase.SHAPE and self.complete_build:
+            return "build your staircase arch by arch, or finish it"
+        return PHASE_WORDS[self.phase]
+
+    @property
     def game_over(self) -> bool:
         return self.phase == Phase.GAME_OVER
 

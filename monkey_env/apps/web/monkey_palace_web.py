@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from monkey_env.monkey_palace.actions import N_PILES, PHASE_WORDS, Phase
+from monkey_env.monkey_palace.actions import N_PILES, Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, SaveFileError
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, NUM_CELLS, cell_xy
@@ -162,7 +162,7 @@ def state(game: Game, *, decision: bool = True, viewer: int | None = None) -> di
             "trophies": [name for name, holder in game.holders.items() if holder == seat],
         })
     out = {
-        "game": NAME, "phase": game.phase.name, "phase_words": PHASE_WORDS[game.phase], "current": game.current,
+        "game": NAME, "phase": game.phase.name, "phase_words": game.phase_words, "current": game.current,
         "round": game.round, "decisions": len(game.history), "game_over": over,
         "end_triggered": game.end_triggered, "end_reason": game.end_reason,
         "palace": {"size": BOARD_SIZE, "ground": p.ground.tolist(), "height": p.height.tolist(),
@@ -197,7 +197,7 @@ def decision_view(game: Game, mask=None) -> dict:
     the 3-D view (anchors, monkey targets), shapes to hover and pick, piles, and buttons."""
     mask = game.legal_mask() if mask is None else mask
     L, phase, p = game.layout, game.phase, game.palace
-    d = {"phase": phase.name, "words": PHASE_WORDS[phase], "seat": game.current, "studs": [], "shapes": [],
+    d = {"phase": phase.name, "words": game.phase_words, "seat": game.current, "studs": [], "shapes": [],
          "buttons": []}
     if phase in (Phase.ANCHOR, Phase.MONKEY):
         for cell in range(NUM_CELLS):
