@@ -14,6 +14,10 @@ the update:
   ``step_wait`` inside the collection; forward = collection − environment.
 
 The JAX trainer is also run with a network of the SB3 policy's size (parameters counted).
+The three are timed ``repeats`` times, each over ``iterations`` iterations (SB3: updates) after
+its compilation or first rollout, with the load average before and after each repeat; the
+report gives every repeat, and the ratios' median, minimum and maximum (a single short run on a
+loaded machine was off tenfold once: a figure is a median of repeats on a quiet machine).
 """
 
 from __future__ import annotations
@@ -124,8 +128,40 @@ def bench_sb3_trainer(cfg, updates: int = 2) -> dict:
             "share": {"environment": env / whole, "forward": forward / whole, "update": clock["train"] / whole}}
 
 
-def run_train_bench(jax_iterations: int = 3, sb3_updates: int = 2) -> dict:
-    """Both trainers with their shipped configs on the same games and opponents (module docstring)."""
+def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: None) -> dict:
+    """Both trainers with their shipped configs on the same games and opponents, ``repeats`` times
+    over ``iterations`` iterations each (module docstring); ``log`` hears each repeat's figures."""
+    from monkey_env.core.provenance import load_average
+
+    runs = []
+    for r in range(repeats):
+        before = load_average()
+        row = train_bench_once(iterations, iterations)
+        row["load_average_before"], row["load_average_after"] = before, load_average()
+        runs.append(row)
+        log(f"repeat {r + 1}/{repeats}: JAX {row['train_decisions_per_second_jax']:.0f}/s, "
+            f"SB3 {row['train_decisions_per_second_sb3']:.0f}/s, ratio {row['train_ratio_vs_sb3']:.2f} "
+            f"(same size {row['train_ratio_vs_sb3_same_size']:.2f}); load {before} -> {row['load_average_after']}")
+    return summarise_repeats(runs)
+
+
+FIGURES = ("train_decisions_per_second_jax", "train_decisions_per_second_sb3", "train_decisions_per_second_jax_sb3_sized",
+           "train_ratio_vs_sb3", "train_ratio_vs_sb3_same_size")
+
+
+def summarise_repeats(runs: list[dict]) -> dict:
+    """Each figure's median over the repeats (the headline), with its minimum and maximum; the
+    last repeat's detail (time shares, parameters) and every repeat's figures and loads."""
+    out = {key: float(np.median([r[key] for r in runs])) for key in FIGURES}
+    out["spread"] = {key: [float(min(r[key] for r in runs)), float(max(r[key] for r in runs))] for key in FIGURES}
+    out["repeats"] = [{key: r[key] for key in (*FIGURES, "load_average_before", "load_average_after")} for r in runs]
+    last = runs[-1]
+    out.update({k: last[k] for k in ("jax", "jax_sb3_sized", "sb3", "devices")})
+    return out
+
+
+def train_bench_once(jax_iterations: int, sb3_updates: int) -> dict:
+    """One timing of the three trainers (module docstring)."""
     import monkey_env.configs as configs
     from monkey_env.apps.train import load_config
 

@@ -206,7 +206,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.train:
         from monkey_env.apps.bench_train import run_train_bench
 
-        report = run_train_bench()
+        report = run_train_bench(args.train_iterations, args.train_repeats,
+                                 log=lambda line: print(line, file=sys.stderr, flush=True))
         if args.json:
             print(json.dumps(with_provenance(report, started)))
         else:
@@ -215,8 +216,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 print(f"{name:>13}: {row['train_decisions_per_second']:7.0f} learner decisions/s, "
                       f"{row['parameters']:,} parameters; time in environment {share['environment']:.0%}, "
                       f"forward {share['forward']:.0%}, update {share['update']:.0%}")
-            print(f"JAX over SB3: {report['train_ratio_vs_sb3']:.1f}x (same network size: "
-                  f"{report['train_ratio_vs_sb3_same_size']:.1f}x)")
+            lo, hi = report["spread"]["train_ratio_vs_sb3"]
+            lo_same, hi_same = report["spread"]["train_ratio_vs_sb3_same_size"]
+            print(f"JAX over SB3, median of {len(report['repeats'])}: {report['train_ratio_vs_sb3']:.2f}x "
+                  f"[{lo:.2f}, {hi:.2f}] (same network size: {report['train_ratio_vs_sb3_same_size']:.2f}x "
+                  f"[{lo_same:.2f}, {hi_same:.2f}])")
         return 0
     if args.envs:
         report = run_envs(players=args.players, seed=args.seed)
@@ -331,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--reference-only", action="store_true")
     bench.add_argument("--train", action="store_true",
                        help="learner decisions per second of the JAX and SB3 trainers (shipped configs, same games)")
+    bench.add_argument("--train-iterations", type=int, default=10,
+                       help="--train: iterations (SB3: updates) timed per repeat, after compilation")
+    bench.add_argument("--train-repeats", type=int, default=3, help="--train: repeats of the three timings (median reported)")
     bench.add_argument("--envs", action="store_true",
                        help="learner steps per second of the SB3 VecEnv (64, 256 games) beside the AEC env loop")
     bench.add_argument("--startup", action="store_true",

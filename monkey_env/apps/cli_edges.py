@@ -46,6 +46,10 @@ def check_values(args: argparse.Namespace, spec=None) -> None:
     if type(games) is int and games > MAX_GAMES:      # fewer than 1: each command says so its own way
         raise BadArgument("--games", f"at most {MAX_GAMES:,} (every game's results are kept in memory), "
                                      f"got {games:,}")
+    for flag in ("train_iterations", "train_repeats"):
+        value = getattr(args, flag, None)
+        if type(value) is int and value < 1:
+            raise BadArgument("--" + flag.replace("_", "-"), f"must be at least 1, got {value}")
     seed = getattr(args, "seed", None)
     if type(seed) is int:
         if not 0 <= seed <= MAX_SEED:

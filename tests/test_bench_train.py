@@ -1,0 +1,41 @@
+"""bench --train repeats its timings and reports medians with their spread (issue 32): the
+aggregation, the progress lines and the flags, without training (the trainers are stood in for)."""
+
+from __future__ import annotations
+
+import pytest
+
+import monkey_env.apps.bench_train as bench_train
+
+
+def fake_once(ratios):
+    ratios = iter(ratios)
+
+    def once(jax_iterations, sb3_updates):
+        assert jax_iterations == sb3_updates == 4
+        r = next(ratios)
+        return {"train_decisions_per_second_jax": 100.0 * r, "train_decisions_per_second_sb3": 100.0,
+                "train_decisions_per_second_jax_sb3_sized": 50.0 * r, "train_ratio_vs_sb3": r,
+                "train_ratio_vs_sb3_same_size": r / 2, "jax": {"r": r}, "jax_sb3_sized": {}, "sb3": {}, "devices": ["cpu"]}
+    return once
+
+
+def test_the_report_is_the_median_of_the_repeats_with_their_spread(monkeypatch):
+    monkeypatch.setattr(bench_train, "train_bench_once", fake_once([1.0, 5.0, 2.0]))
+    said = []
+    report = bench_train.run_train_bench(iterations=4, repeats=3, log=said.append)
+    assert report["train_ratio_vs_sb3"] == 2.0 and report["spread"]["train_ratio_vs_sb3"] == [1.0, 5.0]
+    assert report["train_ratio_vs_sb3_same_size"] == 1.0
+    assert [r["train_ratio_vs_sb3"] for r in report["repeats"]] == [1.0, 5.0, 2.0]
+    assert all("load_average_before" in r for r in report["repeats"])
+    assert report["jax"] == {"r": 2.0}                       # the last repeat's detail
+    assert len(said) == 3 and said[0].startswith("repeat 1/3: JAX 100/s, SB3 100/s, ratio 1.00")
+
+
+@pytest.mark.parametrize("flag", ["--train-iterations", "--train-repeats"])
+def test_the_repeat_flags_refuse_zero(flag, capsys):
+    from monkey_env.apps.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["bench", "--train", flag, "0"])
+    assert stopped.value.code == 2 and f"argument {flag}: must be at least 1" in capsys.readouterr().err
