@@ -52,7 +52,7 @@ def summary(game, decisions: int | None = None) -> dict:
     out = {"seed": int(game.options.seed), "players": len(places), "scores": [int(v) for v in game.scores()],
            "places": places, "winners": first,
            "win_shares": [1.0 / len(first) if s in first else 0.0 for s in range(len(places))],
-           "rounds": int(getattr(game, "round", 0)), "end_trigger": str(getattr(game, "end_reason", "") or ""),
+           "rounds": int(game.round), "end_trigger": str(game.end_reason or ""),
            "decisions": decisions}
     if hasattr(game, "stats"):
         out["stats"] = {k: np.asarray(v).tolist() for k, v in game.stats().items()}

@@ -26,6 +26,8 @@ class ReferenceGame(Protocol):
     options: Any                  # the game's options object
     current: int                  # the seat (from 0) to decide now
     history: list[int]            # the agents' decisions so far
+    round: int                    # the round being played (every seat one turn)
+    end_reason: str               # why the game ended, in words ("" while it goes on)
 
     @classmethod
     def from_options(cls, options, **kwargs) -> ReferenceGame: ...
