@@ -210,7 +210,7 @@ async function main() {
     return;
   }
   const tooltip = $("tooltip");
-  view = new views.board.PalaceView($("view"), {
+  view = views.board.createPalaceView($("view"), {
     onStudClick: (s) => send(s.action),
     onStudHover: (s, ev) => {
       if (!s) { tooltip.style.display = "none"; return; }

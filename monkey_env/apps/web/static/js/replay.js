@@ -81,7 +81,7 @@ async function main() {
   views = await viewsFor(r.game);
   document.body.dataset.game = r.game;
   if (views.flat) $("piles-box").hidden = true;
-  view = views.flat ? new views.board.BoardView($("view")) : new views.board.PalaceView($("view"));
+  view = views.flat ? new views.board.BoardView($("view")) : views.board.createPalaceView($("view"));
   window.mp = { view, go, get step() { return step; } };
   render(r, false);
   $("first").addEventListener("click", () => go(0));

@@ -1,0 +1,91 @@
+"""Edge cases of the browser app, in headless Chromium with WebGL switched off.
+
+Without WebGL, Monkey Palace's 3-D view cannot draw: the page says so and draws the palace from
+above (an SVG map), where a person still plays by clicking studs.
+
+Without Chromium these tests are skipped, saying so (see test_web_browser.py).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import urllib.request
+
+import numpy as np
+import pytest
+import test_web_browser
+from test_web_browser import CHROMIUM, SHOTS
+
+server = test_web_browser.server            # the app on a free port (a module-scoped fixture)
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)")
+# No WebGL at all: neither the GPU nor SwiftShader's software WebGL (test_web_browser.py's GL_FLAGS).
+NO_WEBGL_FLAGS = ["--disable-webgl", "--disable-3d-apis", "--no-sandbox", "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=NO_WEBGL_FLAGS)
+        yield b
+        b.close()
+
+
+def _api(base: str, path: str, body=None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        return json.load(r)
+
+
+def _page(browser):
+    page = browser.new_page(viewport={"width": 1100, "height": 700})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page, errors
+
+
+def _shot(locator, name: str) -> float:
+    """Screenshot an element; the variance of its pixels' brightness (a blank one gives ~0)."""
+    from PIL import Image
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    png = locator.screenshot(path=str(SHOTS / f"{name}.png"))
+    return float(np.asarray(Image.open(io.BytesIO(png)).convert("L"), float).var())
+
+
+def test_without_webgl_the_palace_is_drawn_from_above_and_played_by_clicks(server, browser):
+    g = _api(server, "/api/games", {"options": {"players": 2, "seed": 3},
+                                    "seats": [{"kind": "human"}, {"kind": "bot", "agent": "random"}]})
+    page, errors = _page(browser)
+    page.goto(f"{server}/play?id={g['id']}&botDelay=0")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("!document.createElement('canvas').getContext('webgl2')"), "this browser has WebGL"
+    notice = page.locator("#view .no-webgl")
+    assert notice.is_visible() and "no WebGL" in notice.inner_text() and "from above" in notice.inner_text()
+    assert page.locator("#view canvas").count() == 0
+    board = page.locator("svg.palace-map")
+    assert board.locator("g > rect").count() >= 32 * 32
+    # The anchor decision: the legal studs are discs to click, one per legal anchor.
+    page.wait_for_function("document.body.dataset.phase === 'ANCHOR'")
+    studs = page.evaluate("window.mp.game.state.decision.studs")
+    assert board.locator(".stud.target").count() == len(studs) > 0
+    board.locator(".stud.target").nth(len(studs) // 2).click()
+    page.wait_for_function("document.body.dataset.decisions === '1'")
+    assert page.evaluate("document.body.dataset.phase") == "SHAPE"
+    assert page.evaluate("window.mp.game.state.turn.anchor") == [studs[len(studs) // 2]["x"], studs[len(studs) // 2]["y"]]
+    # A staircase's preview on the map, then built.
+    shape = page.locator("#shapes button.shape").first
+    shape.hover()
+    page.wait_for_function("window.mp.view.preview.children.length > 0")
+    _shot(page.locator("#view"), "no_webgl_preview")
+    elements = len(page.evaluate("window.mp.game.state.palace.elements"))
+    shape.click()
+    page.wait_for_function("document.body.dataset.decisions === '2'")
+    assert len(page.evaluate("window.mp.game.state.palace.elements")) > elements
+    assert _shot(page.locator("#view"), "no_webgl_built") > 100
+    assert not errors, errors
+    page.close()
