@@ -1,8 +1,10 @@
 """Edge cases of the browser app, in headless Chromium with WebGL switched off.
 
 Without WebGL, Monkey Palace's 3-D view cannot draw: the page says so and draws the palace from
-above (an SVG map), where a person still plays by clicking studs.
+above (an SVG map), where a person still plays by clicking studs. And a finished game shows no
+"the end is near" or "exhausted" warning.
 
+The finished games are played by bots through the JSON API (a second each); the pages show them.
 Without Chromium these tests are skipped, saying so (see test_web_browser.py).
 """
 
@@ -22,6 +24,7 @@ server = test_web_browser.server            # the app on a free port (a module-s
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (apt-get install chromium)")
 # No WebGL at all: neither the GPU nor SwiftShader's software WebGL (test_web_browser.py's GL_FLAGS).
 NO_WEBGL_FLAGS = ["--disable-webgl", "--disable-3d-apis", "--no-sandbox", "--disable-dev-shm-usage"]
+BOTS = [{"kind": "bot", "agent": "random"}] * 2
 
 
 @pytest.fixture(scope="module")
@@ -39,6 +42,20 @@ def _api(base: str, path: str, body=None) -> dict:
     req = urllib.request.Request(base + path, data=data, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=30) as r:
         return json.load(r)
+
+
+@pytest.fixture(scope="module")
+def finished(server):
+    """A game of Monkey Palace and one of The Shadow Theater played to their ends by two random bots:
+    {game name: game id}. The Shadow Theater's seed 5 exhausts the reserve in mid-turn before the end
+    (step 31), so its replay shows the warning there."""
+    ids = {}
+    for game, options in (("monkey_palace", {"players": 2, "seed": 3}), ("shadow_theater", {"seed": 5})):
+        g = _api(server, "/api/games", {"game": game, "options": options, "seats": BOTS})
+        while not g["state"]["game_over"]:
+            g = _api(server, f"/api/games/{g['id']}/bot", {"expect": g["state"]["decisions"]})
+        ids[game] = g["id"]
+    return ids
 
 
 def _page(browser):
@@ -87,5 +104,39 @@ def test_without_webgl_the_palace_is_drawn_from_above_and_played_by_clicks(serve
     page.wait_for_function("document.body.dataset.decisions === '2'")
     assert len(page.evaluate("window.mp.game.state.palace.elements")) > elements
     assert _shot(page.locator("#view"), "no_webgl_built") > 100
+    assert not errors, errors
+    page.close()
+
+
+def _last_step_where(server: str, game_id: str, warned) -> int | None:
+    """The last replay step before the end whose frame satisfies ``warned`` (None if there is none)."""
+    r = _api(server, f"/api/replays/game/{game_id}")
+    for step in range(r["steps"] - 1, 0, -1):
+        if warned(_api(server, f"/api/replays/game/{game_id}?step={step}")["frame"]):
+            return step
+    return None
+
+
+@pytest.mark.parametrize("game, warning, warned", [
+    ("monkey_palace", "The end is near", lambda f: f["end_triggered"]),
+    ("shadow_theater", "Exhausted:", lambda f: f["exhausted"]),
+], ids=["monkey_palace", "shadow_theater"])
+def test_a_finished_game_no_longer_warns_that_its_end_is_near(server, browser, finished, game, warning, warned):
+    gid = finished[game]
+    page, errors = _page(browser)
+    page.goto(f"{server}/play?id={gid}")
+    page.wait_for_selector("#final-scores")
+    state = page.evaluate("window.mp.game.state")
+    assert state["game_over"] and warned(state), "the game's last state keeps the warning's cause"
+    assert warning not in page.locator("#tray").inner_text()
+    # Its replay: the warning while the end is near, none once the game is over.
+    step = _last_step_where(server, gid, warned)
+    assert step is not None
+    page.goto(f"{server}/replay?source=game&id={gid}&step={step}")
+    page.wait_for_selector("body[data-ready='1']")
+    assert warning in page.locator("#tray").inner_text()
+    page.keyboard.press("End")
+    page.wait_for_selector("#final-scores")
+    assert warning not in page.locator("#tray").inner_text()
     assert not errors, errors
     page.close()

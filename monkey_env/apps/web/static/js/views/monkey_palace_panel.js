@@ -52,7 +52,8 @@ export function renderPlayers(root, state, seats) {
 export function renderTray(root, state) {
   const t = state.tray;
   root.replaceChildren(el("div", { class: "small" }, `Tray: ${supplyText(t)} · bonus cards ${t.bonus_left}`),
-    state.end_triggered ? el("div", { class: "warn small" }, `The end is near: ${state.end_reason}; this round is the last.`) : "");
+    // Once the game is over, its end is no longer near: renderFinal says how it ended.
+    state.end_triggered && !state.game_over ? el("div", { class: "warn small" }, `The end is near: ${state.end_reason}; this round is the last.`) : "");
 }
 
 /** The twelve piles; ``onBuy(action)`` makes the legal ones clickable. */

@@ -48,7 +48,8 @@ export function renderTray(root, state) {
   root.replaceChildren(
     el("div", { class: "small" }, `Reserve: ${r.monkeys} monkeys · ${r.jade} jade · ${r.peaches} peaches · ${r.cards} weapon cards`),
     el("div", { class: "small" }, `Played this round: ${state.discard.map((c) => c.name).join(", ") || "none"}`),
-    state.exhausted.length ? el("div", { class: "warn small" }, `Exhausted: ${state.exhausted.join(", ")}: the round ends after this turn.`) : "",
+    // The final round's exhausted types matter no more once the game is over.
+    state.exhausted.length && !state.game_over ? el("div", { class: "warn small" }, `Exhausted: ${state.exhausted.join(", ")}: the round ends after this turn.`) : "",
     ...state.round_log.map((e) => el("div", { class: "small", "data-round": e.round },
       `Round ${e.round}: points ${e.points[0]}–${e.points[1]}, ${e.winner < 0 ? "void" : `seat ${e.winner + 1} takes a Lantern (by ${e.by})`}`)));
 }
