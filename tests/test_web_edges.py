@@ -1,8 +1,8 @@
 """Edge cases of the browser app, in headless Chromium with WebGL switched off.
 
 Without WebGL, Monkey Palace's 3-D view cannot draw: the page says so and draws the palace from
-above (an SVG map), where a person still plays by clicking studs. And a finished game shows no
-"the end is near" or "exhausted" warning.
+above (an SVG map), where a person still plays by clicking studs. The other cases: a finished game
+shows no "the end is near" or "exhausted" warning, and the final scores table fits its panel.
 
 The finished games are played by bots through the JSON API (a second each); the pages show them.
 Without Chromium these tests are skipped, saying so (see test_web_browser.py).
@@ -138,5 +138,19 @@ def test_a_finished_game_no_longer_warns_that_its_end_is_near(server, browser, f
     page.keyboard.press("End")
     page.wait_for_selector("#final-scores")
     assert warning not in page.locator("#tray").inner_text()
+    assert not errors, errors
+    page.close()
+
+
+def test_the_final_scores_fit_their_panel(server, browser, finished):
+    page, errors = _page(browser)
+    page.goto(f"{server}/play?id={finished['monkey_palace']}")
+    page.wait_for_selector("#final-scores")
+    final = page.locator("#final")
+    _shot(final, "final_scores")
+    box, table = final.bounding_box(), page.locator("#final-scores").bounding_box()
+    assert table["x"] >= box["x"] and table["x"] + table["width"] <= box["x"] + box["width"], (table, box)
+    assert table["y"] >= box["y"] and table["y"] + table["height"] <= box["y"] + box["height"], (table, box)
+    assert page.evaluate("(() => { const f = document.getElementById('final'); return f.scrollWidth <= f.clientWidth; })()")
     assert not errors, errors
     page.close()

@@ -82,7 +82,7 @@ export function renderFinal(root, state, seats) {
   root.replaceChildren(el("h3", {}, "Final scores"),
     el("p", { class: "small" }, state.end_reason || "the game is over"),
     el("table", { id: "final-scores" },
-      el("tr", {}, el("th", {}, "place"), el("th", {}, "seat"), el("th", {}, "Banana Points"), el("th", {}, "cards"),
+      el("tr", {}, el("th", {}, "place"), el("th", {}, "seat"), el("th", { title: "Banana Points" }, "BP"), el("th", {}, "cards"),
         el("th", {}, "bonus"), el("th", {}, "trophies")),
       ...order.map((s) => {
         const b = state.players[s].bananas;
