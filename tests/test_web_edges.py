@@ -2,7 +2,8 @@
 
 Without WebGL, Monkey Palace's 3-D view cannot draw: the page says so and draws the palace from
 above (an SVG map), where a person still plays by clicking studs. The other cases: a finished game
-shows no "the end is near" or "exhausted" warning, and the final scores table fits its panel.
+shows no "the end is near" or "exhausted" warning, the final scores table fits its panel, and a
+replay of an uploaded record (whose seats have no names) says "seat 2", not "seat 2 (seat 2)".
 
 The finished games are played by bots through the JSON API (a second each); the pages show them.
 Without Chromium these tests are skipped, saying so (see test_web_browser.py).
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import urllib.request
 
 import numpy as np
@@ -138,6 +140,29 @@ def test_a_finished_game_no_longer_warns_that_its_end_is_near(server, browser, f
     page.keyboard.press("End")
     page.wait_for_selector("#final-scores")
     assert warning not in page.locator("#tray").inner_text()
+    assert not errors, errors
+    page.close()
+
+
+def test_a_replay_names_a_seat_with_no_name_once(server, browser, finished):
+    """An uploaded record names no one: "seat 2", not "seat 2 (seat 2)"; a game's replay keeps the names."""
+    gid = finished["monkey_palace"]
+    record = _api(server, f"/api/games/{gid}/record")
+    uploaded = _api(server, "/api/records", record)
+    page, errors = _page(browser)
+    page.goto(f"{server}/replay?source=record&id={uploaded['id']}&step=3")
+    page.wait_for_selector("body[data-ready='1']")
+    texts = lambda: " | ".join(page.locator(sel).inner_text() for sel in ("#move", "#status", "#players"))
+    assert re.match(r"Last decision: seat \d: ", page.locator("#move").inner_text())
+    assert re.search(r"· seat \d must ", page.locator("#status").inner_text())
+    assert "(seat" not in texts() and "null" not in texts() and "Seat 1: " not in texts()
+    page.keyboard.press("End")
+    page.wait_for_selector("#final-scores")
+    assert re.match(r"Game over after \d+ rounds: seat \d wins", page.locator("#status").inner_text())
+    assert "(seat" not in texts() + page.locator("#final-scores").inner_text()
+    page.goto(f"{server}/replay?source=game&id={gid}&step=3")
+    page.wait_for_selector("body[data-ready='1']")
+    assert re.match(r"Last decision: seat \d \(random\): ", page.locator("#move").inner_text())
     assert not errors, errors
     page.close()
 

@@ -1,11 +1,10 @@
 // The Shadow Theater's side panels (play and replay pages): each seat's Lanterns, supply, scroll,
 // hand and points if the round ended now; the reserve, the cards played and the rounds scored.
 
-import { el } from "/static/js/common.js";
+import { el, nameSuffix } from "/static/js/common.js";
 import * as common from "/static/js/views/panel2d.js";
 import { SEAT_COLOURS } from "/static/js/views/shadow_theater_2d.js";
 
-export const seatName = common.seatName;
 export const PILES_TITLE = null;            // no Monkey Card piles
 
 export function statusLine(state, seats) {
@@ -33,7 +32,7 @@ export function renderPlayers(root, state, seats, { hidden = [] } = {}) {
     root.append(el("div", { class: `player${current ? " current" : ""}`, "data-seat": p.seat },
       el("div", { class: "player-head" },
         el("span", { class: "swatch", style: `background:${SEAT_COLOURS[p.seat]}` }),
-        el("b", {}, `Seat ${p.seat + 1}: ${seatName(seats, p.seat)}`),
+        el("b", {}, `Seat ${p.seat + 1}` + nameSuffix(seats, p.seat)),
         el("span", { class: "score", "data-score": p.lanterns }, `${p.lanterns} Lantern${p.lanterns === 1 ? "" : "s"}`)),
       el("div", { class: "small" }, `${p.supply.monkeys} monkeys · ${p.supply.jade} jade · ${p.supply.peaches} peaches`),
       el("div", { class: "small" }, `scroll: ${p.scroll ? `${p.scroll.name} (${p.scroll.words})` : "-"}`),
