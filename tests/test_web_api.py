@@ -201,6 +201,10 @@ def test_a_record_uploads_and_replays_every_decision(client):
     last = client.get(f"/api/replays/record/{key}").json()
     assert last["frame"]["scores"] == game.scores() and last["frame"]["game_over"]
     assert [m["action"] for m in last["moves"]] == game.history
+    # Each position shows its own palace, not the last one's (the frames once shared one element list).
+    for k in (0, len(game.history) // 2):
+        frame = client.get(f"/api/replays/record/{key}?step={k}").json()["frame"]
+        assert frame["palace"]["elements"] == Game.replay({**game.record(), "actions": game.history[:k]}).palace.elements
     # A save file (with its history) opens as the same game.
     r = client.post("/api/records", content=json.dumps(game.to_dict()))
     assert r.status_code == 200 and r.json()["id"]

@@ -135,7 +135,8 @@ def _card(game: Game, card_id: int) -> dict:
 
 def state(game: Game, *, decision: bool = True, viewer: int | None = None) -> dict:
     """Everything the pages draw: palace, tray, piles, players, scores, and (if asked) the decision.
-    Every seat sees the same (the piles show their tops and counts), so ``viewer`` changes nothing."""
+    Every seat sees the same (the piles show their tops and counts), so ``viewer`` changes nothing.
+    Nothing in it is the engine's own list: a replay keeps one state per decision while the game goes on."""
     del viewer
     p = game.palace
     over = game.game_over
@@ -166,7 +167,7 @@ def state(game: Game, *, decision: bool = True, viewer: int | None = None) -> di
         "round": game.round, "decisions": len(game.history), "game_over": over,
         "end_triggered": game.end_triggered, "end_reason": game.end_reason,
         "palace": {"size": BOARD_SIZE, "ground": p.ground.tolist(), "height": p.height.tolist(),
-                   "elements": p.elements, "animals": {name: _cell(p, cell) for name, cell in
+                   "elements": list(p.elements), "animals": {name: _cell(p, cell) for name, cell in
                                                        zip(("monkey", "butterfly", "frog"), p.animals)},
                    "animal_height": p.animal_height},
         "tray": {"arches": game.tray.arches, "bricks": game.tray.bricks, "columns": game.tray.columns,

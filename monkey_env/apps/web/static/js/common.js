@@ -38,6 +38,27 @@ export function param(name, fallback = null) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Who plays seat ``i``: "you", an agent's name, or null where the seats have no names (a replay
+ *  of an uploaded record). */
+export function seatName(seats, i) {
+  const s = seats ? seats[i] : null;
+  if (!s) return null;
+  if (typeof s === "string") return s;
+  return s.kind === "human" ? "you" : s.agent;
+}
+
+/** "seat 2 (random)", or "seat 2" alone for a seat with no name (not "seat 2 (seat 2)"). */
+export function seatLabel(seats, i) {
+  const name = seatName(seats, i);
+  return name ? `seat ${i + 1} (${name})` : `seat ${i + 1}`;
+}
+
+/** ": random" to write after a seat's number, or nothing for a seat with no name. */
+export function nameSuffix(seats, i) {
+  const name = seatName(seats, i);
+  return name ? `: ${name}` : "";
+}
+
 // The 2-D games: their board view (a BoardView class, SVG) and side panels, by game name.
 const FLAT_VIEWS = {
   shadow_theater: ["/static/js/views/shadow_theater_2d.js", "/static/js/views/shadow_theater_panel.js"],

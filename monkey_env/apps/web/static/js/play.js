@@ -3,7 +3,7 @@
 // buttons); the bots' moves are asked for one at a time and shown one by one. Every move is saved
 // by the server before it answers, so a reload resumes.
 
-import { api, ApiError, el, nav, param, sleep, viewsFor } from "/static/js/common.js";
+import { api, ApiError, el, nav, param, seatLabel, sleep, viewsFor } from "/static/js/common.js";
 
 const gameId = param("id");
 const botDelay = Number(param("botDelay", "700"));
@@ -20,8 +20,7 @@ function showMessage(text) {
 
 function logMove(move, seats) {
   if (!move) return;
-  const who = views.panel.seatName(seats, move.seat);
-  $("log").append(el("li", {}, `seat ${move.seat + 1} (${who}): ${move.label}`));
+  $("log").append(el("li", {}, `${seatLabel(seats, move.seat)}: ${move.label}`));
   $("log").scrollTop = $("log").scrollHeight;
 }
 
@@ -210,7 +209,7 @@ async function main() {
     return;
   }
   const tooltip = $("tooltip");
-  view = new views.board.PalaceView($("view"), {
+  view = views.board.createPalaceView($("view"), {
     onStudClick: (s) => send(s.action),
     onStudHover: (s, ev) => {
       if (!s) { tooltip.style.display = "none"; return; }

@@ -1,7 +1,7 @@
 // The replay page: /replay?source=game|record|arena&id=KEY&step=K. Every decision, forward and
 // back (buttons, slider, arrow keys, Home/End); the URL always names the position shown.
 
-import { api, el, nav, param, viewsFor } from "/static/js/common.js";
+import { api, el, nav, param, seatLabel, viewsFor } from "/static/js/common.js";
 
 const $ = (id) => document.getElementById(id);
 document.getElementById("nav").replaceWith(nav("Replay"));
@@ -41,7 +41,7 @@ function render(r, animate) {
   $("title").textContent = `Replay: ${r.title}`;
   $("status").textContent = views.panel.statusLine(f, r.seats);
   $("position").textContent = `Position ${step} of ${steps} (round ${f.round})`;
-  $("move").textContent = f.move ? `Last decision: seat ${f.move.seat + 1} (${views.panel.seatName(r.seats, f.move.seat)}): ${f.move.label}` : "The set-up, before the first decision.";
+  $("move").textContent = f.move ? `Last decision: ${seatLabel(r.seats, f.move.seat)}: ${f.move.label}` : "The set-up, before the first decision.";
   $("slider").max = steps; $("slider").value = step;
   views.panel.renderPlayers($("players"), f, r.seats);
   views.panel.renderTray($("tray"), f);
@@ -81,7 +81,7 @@ async function main() {
   views = await viewsFor(r.game);
   document.body.dataset.game = r.game;
   if (views.flat) $("piles-box").hidden = true;
-  view = views.flat ? new views.board.BoardView($("view")) : new views.board.PalaceView($("view"));
+  view = views.flat ? new views.board.BoardView($("view")) : views.board.createPalaceView($("view"));
   window.mp = { view, go, get step() { return step; } };
   render(r, false);
   $("first").addEventListener("click", () => go(0));

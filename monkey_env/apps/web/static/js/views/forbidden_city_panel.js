@@ -1,11 +1,10 @@
 // Forbidden City's side panels (play and replay pages): each seat's colour, coins, tiles left and
 // tile in hand (a person's own; all of them in a replay), the rooms the last tile closed.
 
-import { el } from "/static/js/common.js";
+import { el, nameSuffix } from "/static/js/common.js";
 import * as common from "/static/js/views/panel2d.js";
 import { SEAT, tileIcon } from "/static/js/views/forbidden_city_2d.js";
 
-export const seatName = common.seatName;
 export const PILES_TITLE = null;            // no Monkey Card piles
 
 export function statusLine(state, seats) {
@@ -27,7 +26,7 @@ export function renderPlayers(root, state, seats, { hidden = [] } = {}) {
     root.append(el("div", { class: `player${current ? " current" : ""}`, "data-seat": p.seat },
       el("div", { class: "player-head" },
         el("span", { class: "swatch", style: `background:${SEAT[p.colour]}` }),
-        el("b", {}, `Seat ${p.seat + 1} (${p.colour}): ${seatName(seats, p.seat)}`),
+        el("b", {}, `Seat ${p.seat + 1} (${p.colour})` + nameSuffix(seats, p.seat)),
         el("span", { class: "score", "data-score": p.coins }, `${p.coins} coins`)),
       el("div", { class: "small" }, `${p.tiles_left} tiles left (${p.stack} in the stack)` +
         (p.set_aside ? ` · ${p.set_aside} set aside` : "") + (p.end_coins ? ` · +${p.end_coins} for the last tiles` : "")),

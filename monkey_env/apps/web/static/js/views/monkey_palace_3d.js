@@ -9,16 +9,11 @@
 
 import * as THREE from "three";
 import { OrbitControls } from "/static/vendor/three/OrbitControls.js";
+import { ARCH, BRICK, COLUMN, DECO, GROUND, HEADING, NEUTRAL, SEAT_COLOURS } from "/static/js/views/monkey_palace_colours.js";
+import { PalaceMap } from "/static/js/views/monkey_palace_map.js";
 
 export const BRICK_H = 1.2;
 const STUD_R = 0.3, STUD_H = 0.17, ARCH_OPEN = 0.66;
-export const SEAT_COLOURS = ["#d7263d", "#1b6fd1", "#f29e1f", "#8e44ad"];
-const NEUTRAL = "#6f6a60";
-// Knob kinds of geometry.Knob: ground light, dark, gold, white, blocked, corner.
-const GROUND = ["#9bd56f", "#3f8e3c", "#e8bd3f", "#f6f5ef", "#5a4a3f", "#5d6f78"];
-const BRICK = "#e9dcc0", COLUMN = "#c98b5a", ARCH = "#d9c08e";
-const DECO = { light: "#8fe05a", dark: "#2f8a34", gold: "#e6b422" };
-const HEADING = { N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] };
 
 function ownerColour(base, owner) {
   const c = new THREE.Color(base);
@@ -63,6 +58,21 @@ function mat(colour, opts = {}) {
   return materials.get(key);
 }
 
+/** Thrown when the browser gives three.js no WebGL context (none to be had, or WebGL switched off). */
+class NoWebGL extends Error {}
+
+/** The 3-D view, or the palace from above (monkey_palace_map.js, the same methods) where the browser
+ *  has no WebGL: the pages call this rather than ``new PalaceView``. */
+export function createPalaceView(container, handlers = {}) {
+  try {
+    return new PalaceView(container, handlers);
+  } catch (e) {
+    if (!(e instanceof NoWebGL)) throw e;
+    console.warn(`no WebGL (${e.message}): drawing the palace from above`);
+    return new PalaceMap(container, handlers);
+  }
+}
+
 export class PalaceView {
   constructor(container, { onStudClick = null, onStudHover = null } = {}) {
     this.container = container;
@@ -70,7 +80,11 @@ export class PalaceView {
     this.onStudHover = onStudHover;
     // ?aa=0 turns antialiasing off: much cheaper on a software renderer (headless tests).
     const aa = new URLSearchParams(location.search).get("aa") !== "0";
-    this.renderer = new THREE.WebGLRenderer({ antialias: aa });
+    try {
+      this.renderer = new THREE.WebGLRenderer({ antialias: aa });
+    } catch (e) {
+      throw new NoWebGL(e.message);           // three.js throws when no context can be created
+    }
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.shadowMap.enabled = false;
     container.appendChild(this.renderer.domElement);

@@ -2,18 +2,11 @@
 // Banana Points, trophies), the tray, the Monkey Card piles (buttons: only legal ones enabled when
 // it is a person's decision) and the final scores.
 
-import { SEAT_COLOURS } from "/static/js/views/monkey_palace_3d.js";
-import { el } from "/static/js/common.js";
+import { SEAT_COLOURS } from "/static/js/views/monkey_palace_colours.js";
+import { el, nameSuffix, seatLabel, seatName } from "/static/js/common.js";
 
 const COLOUR_WORDS = { multi: "multicolour", light: "light green", dark: "dark green", gold: "gold" };
 const ICON = { arches: "⌒", bricks: "▭", columns: "▮" };
-
-export function seatName(seats, i) {
-  if (!seats) return `seat ${i + 1}`;
-  const s = seats[i];
-  if (typeof s === "string") return s;
-  return s.kind === "human" ? "you" : s.agent;
-}
 
 function supplyText(s) {
   return `${ICON.arches} ${s.arches} arches · ${ICON.bricks} ${s.bricks} bricks · ${ICON.columns} ${s.columns} columns`;
@@ -40,7 +33,7 @@ export function renderPlayers(root, state, seats) {
     root.append(el("div", { class: `player${current ? " current" : ""}`, "data-seat": p.seat },
       el("div", { class: "player-head" },
         el("span", { class: "swatch", style: `background:${SEAT_COLOURS[p.seat % 4]}` }),
-        el("b", {}, `Seat ${p.seat + 1}: ${seatName(seats, p.seat)}`),
+        el("b", {}, `Seat ${p.seat + 1}` + nameSuffix(seats, p.seat)),
         el("span", { class: "score", "data-score": b.total }, `${b.total}  BP`)),
       el("div", { class: "small" }, supplyText(p.supply)),
       slots,
@@ -52,7 +45,8 @@ export function renderPlayers(root, state, seats) {
 export function renderTray(root, state) {
   const t = state.tray;
   root.replaceChildren(el("div", { class: "small" }, `Tray: ${supplyText(t)} · bonus cards ${t.bonus_left}`),
-    state.end_triggered ? el("div", { class: "warn small" }, `The end is near: ${state.end_reason}; this round is the last.`) : "");
+    // Once the game is over, its end is no longer near: renderFinal says how it ended.
+    state.end_triggered && !state.game_over ? el("div", { class: "warn small" }, `The end is near: ${state.end_reason}; this round is the last.`) : "");
 }
 
 /** The twelve piles; ``onBuy(action)`` makes the legal ones clickable. */
@@ -81,22 +75,22 @@ export function renderFinal(root, state, seats) {
   root.replaceChildren(el("h3", {}, "Final scores"),
     el("p", { class: "small" }, state.end_reason || "the game is over"),
     el("table", { id: "final-scores" },
-      el("tr", {}, el("th", {}, "place"), el("th", {}, "seat"), el("th", {}, "Banana Points"), el("th", {}, "cards"),
+      el("tr", {}, el("th", {}, "place"), el("th", {}, "seat"), el("th", { title: "Banana Points" }, "BP"), el("th", {}, "cards"),
         el("th", {}, "bonus"), el("th", {}, "trophies")),
       ...order.map((s) => {
         const b = state.players[s].bananas;
         return el("tr", { class: state.winners.includes(s) ? "winner" : "" }, el("td", {}, String(state.places[s])),
-          el("td", {}, `${s + 1}: ${seatName(seats, s)}`), el("td", { "data-final-score": b.total }, String(b.total)),
+          el("td", {}, `${s + 1}` + nameSuffix(seats, s)), el("td", { "data-final-score": b.total }, String(b.total)),
           el("td", {}, String(b.cards)), el("td", {}, String(b.bonus)), el("td", {}, String(b.trophies)));
       })));
 }
 
 export function statusLine(state, seats) {
   if (state.game_over) {
-    const w = state.winners.map((s) => `seat ${s + 1} (${seatName(seats, s)})`).join(" and ");
+    const w = state.winners.map((s) => seatLabel(seats, s)).join(" and ");
     return `Game over after ${state.round} rounds: ${w} win${state.winners.length > 1 ? " (shared)" : "s"}.`;
   }
   const name = seatName(seats, state.current);
   const words = name === "you" ? state.phase_words : state.phase_words.replace(/\byour\b/g, "their");
-  return `Round ${state.round} · seat ${state.current + 1} (${name}) must ${words}`;
+  return `Round ${state.round} · ${seatLabel(seats, state.current)} must ${words}`;
 }

@@ -1,13 +1,6 @@
-// What the side panels of the 2-D games share: seat names, the final scores table, a status line.
+// What the side panels of the 2-D games share: the final scores table, a status line.
 
-import { el } from "/static/js/common.js";
-
-export function seatName(seats, i) {
-  if (!seats) return `seat ${i + 1}`;
-  const s = seats[i];
-  if (typeof s === "string") return s;
-  return s.kind === "human" ? "you" : s.agent;
-}
+import { el, nameSuffix, seatLabel, seatName } from "/static/js/common.js";
 
 /** The final table: place, seat, the game's score (``scoreName``), and ``extra`` columns [[title, seat => text]]. */
 export function renderFinal(root, state, seats, scoreName, extra = []) {
@@ -19,7 +12,7 @@ export function renderFinal(root, state, seats, scoreName, extra = []) {
     el("table", { id: "final-scores" },
       el("tr", {}, el("th", {}, "place"), el("th", {}, "seat"), el("th", {}, scoreName), ...extra.map(([t]) => el("th", {}, t))),
       ...order.map((s) => el("tr", { class: state.winners.includes(s) ? "winner" : "" },
-        el("td", {}, String(state.places[s])), el("td", {}, `${s + 1}: ${seatName(seats, s)}`),
+        el("td", {}, String(state.places[s])), el("td", {}, `${s + 1}` + nameSuffix(seats, s)),
         el("td", { "data-final-score": state.scores[s] }, String(state.scores[s])),
         ...extra.map(([, f]) => el("td", {}, String(f(s))))))));
 }
@@ -27,10 +20,10 @@ export function renderFinal(root, state, seats, scoreName, extra = []) {
 /** "Round 2 · seat 1 (you) must ..." or who won. */
 export function statusLine(state, seats, { roundWord = "Round", scoreName = "points" } = {}) {
   if (state.game_over) {
-    const w = state.winners.map((s) => `seat ${s + 1} (${seatName(seats, s)})`).join(" and ");
+    const w = state.winners.map((s) => seatLabel(seats, s)).join(" and ");
     return `Game over: ${w} win${state.winners.length > 1 ? " (shared)" : "s"} · ${scoreName} ${state.scores.join("–")}.`;
   }
   const name = seatName(seats, state.current);
   const words = name === "you" ? state.phase_words : state.phase_words.replace(/\byour\b/g, "their");
-  return `${roundWord} ${state.round} · seat ${state.current + 1} (${name}) must ${words}`;
+  return `${roundWord} ${state.round} · ${seatLabel(seats, state.current)} must ${words}`;
 }

@@ -1,11 +1,10 @@
 // The Shadow Theater's side panels (play and replay pages): each seat's Lanterns, supply, scroll,
 // hand and points if the round ended now; the reserve, the cards played and the rounds scored.
 
-import { el } from "/static/js/common.js";
+import { el, nameSuffix } from "/static/js/common.js";
 import * as common from "/static/js/views/panel2d.js";
 import { SEAT_COLOURS } from "/static/js/views/shadow_theater_2d.js";
 
-export const seatName = common.seatName;
 export const PILES_TITLE = null;            // no Monkey Card piles
 
 export function statusLine(state, seats) {
@@ -33,7 +32,7 @@ export function renderPlayers(root, state, seats, { hidden = [] } = {}) {
     root.append(el("div", { class: `player${current ? " current" : ""}`, "data-seat": p.seat },
       el("div", { class: "player-head" },
         el("span", { class: "swatch", style: `background:${SEAT_COLOURS[p.seat]}` }),
-        el("b", {}, `Seat ${p.seat + 1}: ${seatName(seats, p.seat)}`),
+        el("b", {}, `Seat ${p.seat + 1}` + nameSuffix(seats, p.seat)),
         el("span", { class: "score", "data-score": p.lanterns }, `${p.lanterns} Lantern${p.lanterns === 1 ? "" : "s"}`)),
       el("div", { class: "small" }, `${p.supply.monkeys} monkeys · ${p.supply.jade} jade · ${p.supply.peaches} peaches`),
       el("div", { class: "small" }, `scroll: ${p.scroll ? `${p.scroll.name} (${p.scroll.words})` : "-"}`),
@@ -48,7 +47,8 @@ export function renderTray(root, state) {
   root.replaceChildren(
     el("div", { class: "small" }, `Reserve: ${r.monkeys} monkeys · ${r.jade} jade · ${r.peaches} peaches · ${r.cards} weapon cards`),
     el("div", { class: "small" }, `Played this round: ${state.discard.map((c) => c.name).join(", ") || "none"}`),
-    state.exhausted.length ? el("div", { class: "warn small" }, `Exhausted: ${state.exhausted.join(", ")}: the round ends after this turn.`) : "",
+    // The final round's exhausted types matter no more once the game is over.
+    state.exhausted.length && !state.game_over ? el("div", { class: "warn small" }, `Exhausted: ${state.exhausted.join(", ")}: the round ends after this turn.`) : "",
     ...state.round_log.map((e) => el("div", { class: "small", "data-round": e.round },
       `Round ${e.round}: points ${e.points[0]}–${e.points[1]}, ${e.winner < 0 ? "void" : `seat ${e.winner + 1} takes a Lantern (by ${e.by})`}`)));
 }
