@@ -378,3 +378,16 @@ def test_the_coverage_report_measures_both_actions_against_the_enumerator(tmp_pa
     summary = json.loads((tmp_path / "coverage.json").read_text())["summary"]
     assert summary["complete_action_expresses"] == 1.0 and summary["best_offered_complete"] == 1.0
     assert 0 < summary["catalogue_expresses"] < 1 and summary["legal_staircases"] > 1000
+
+
+def test_a_save_whose_arches_are_not_a_staircase_is_refused():
+    from monkey_env.monkey_palace.engine import SaveFileError
+
+    game = complete_game(["b3"], (15, 10), supply=(2, 4, 0))
+    game.apply(game.layout.encode_cell(9, 10))
+    game.apply(game.layout.encode_arch(E, 0))
+    saved = game.to_dict()
+    assert Game.from_dict(saved).turn.steps == [(E, 0)]
+    saved["turn"]["steps"] = [[E, 0], [W, 0]]    # turning back on itself (rule H)
+    with pytest.raises(SaveFileError, match="turn.steps"):
+        Game.from_dict(saved)

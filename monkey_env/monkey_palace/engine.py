@@ -201,6 +201,8 @@ class Game:
         search = self.build_search()
         p = search.start(cell_xy(self.turn.anchor))
         for heading, rise in self.turn.steps:
+            if p is None:
+                break
             p = search.extend(p, heading, rise)
         return p
 
@@ -284,7 +286,7 @@ class Game:
         if kind not in expected:
             if p == Phase.GAME_OVER:
                 return "the game is over"
-            return f"a {kind.replace('_', ' ')} action is not a choice now: the player must {PHASE_WORDS[p]}"
+            return f"a {kind.replace('_', ' ')} action is not a choice now: the player must {self.phase_words}"
         if p == Phase.ANCHOR:
             x, y = value
             if self.anchor_cells()[y * BOARD_SIZE + x]:
@@ -675,6 +677,9 @@ class Game:
         g.end_shortage, g.end_round, g.end_seat = m.end_shortage, m.end_round, m.end_seat
         turn = m.turn.model_dump()
         g.turn = TurnState(**{**turn, "steps": [tuple(step) for step in turn["steps"]]})
+        if g.turn.steps and not (g.complete_build and g.phase == Phase.SHAPE and g.build_prefix() is not None):
+            raise SaveFileError("the save is malformed: turn.steps: the arches built so far are not a staircase "
+                                "the rules allow from this turn's anchor (or the game does not build arch by arch)")
         g.history = list(m.history)
         for i, a in enumerate(g.history):
             if not 0 <= a < g.layout.size:
