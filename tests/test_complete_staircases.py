@@ -292,9 +292,8 @@ def test_greedy_reaches_for_the_bonus_card():
 
 
 # ---------------------------------------------------------------- the terminal
-def test_the_terminal_builds_a_staircase_arch_by_arch():
+def test_the_terminal_builds_a_staircase_arch_by_arch(tmp_path):
     import io
-    from pathlib import Path
 
     from monkey_env.apps.play import Session
     from monkey_env.monkey_palace.options import GameOptions
@@ -303,7 +302,7 @@ def test_the_terminal_builds_a_staircase_arch_by_arch():
     anchors = [int(c) for c in np.flatnonzero(game.anchor_cells())]
     x, y = cell_xy(anchors[9])
     out = io.StringIO()
-    session = Session(game, 0, ["random"], Path("unused.json"), out, io.StringIO(f"{x} {y}\n2\n" + "1\n" * 8))
+    session = Session(game, 0, ["random"], tmp_path / "save.json", out, io.StringIO(f"{x} {y}\n2\n" + "1\n" * 8))
     session.staircase_by_arches()
     text = out.getvalue()
     assert f"Your staircase from ({x}, {y}): what next?" in text
