@@ -54,6 +54,15 @@ PARTS = {
     "vec_env": "the batched VecEnv",
     "text": "a function (game, viewer=None) -> str, the position in words as seat ``viewer`` sees it "
             "(everything when None: show, replays; play passes the person's seat)",
+    "legend": "a text saying what the letters and signs of the ``text`` mean (play shows it with the "
+              "first position and in help)",
+    "group_choices": "a function (game, legal actions) -> [(action, words)]: play's numbered choices, "
+                     "actions that lead to the same position given once as the lowest of them (without "
+                     "it: every legal action in its action_name)",
+    "parse_answer": "a function (game, answer, actions) -> the action of ``actions`` that an answer in the "
+                    "game's own words names (e.g. coordinates), or None when the answer is not of that "
+                    "form; raises ValueError saying why when it is but names none (play)",
+    "answer_hint": "a short text saying what parse_answer reads, added to play's question",
     "picture": "a function game -> (H, W, 3) uint8 image (show --png, render_mode rgb_array)",
     "differential": "a function (jax_engine, first, batch, seed) -> {'decisions': n}: random games on both "
                     "engines compared decision by decision (raises AssertionError at the first difference)",
@@ -75,6 +84,7 @@ GAMES: dict[str, GameSpec] = {
             "gym_env": f"{_MP}.envs.gym_env:MonkeyPalaceGymEnv",
             "vec_env": f"{_MP}.envs.vec_env:JaxVecEnv",
             "text": f"{_MP}.text_view:game_text",
+            "legend": f"{_MP}.text_view:LEGEND",
             "picture": f"{_MP}.render:game_picture",
             # differential(jax_engine, first, batch, seed): random games on both engines, compared
             # decision by decision (raises AssertionError at the first difference)
@@ -100,6 +110,7 @@ GAMES: dict[str, GameSpec] = {
             "gym_env": f"{_ST}.envs.gym_env:ShadowTheaterGymEnv",
             "vec_env": f"{_ST}.envs.vec_env:ShadowTheaterVecEnv",
             "text": f"{_ST}.text_view:game_text",
+            "legend": f"{_ST}.text_view:LEGEND",
             "picture": f"{_ST}.render:game_picture",
             "differential": f"{_ST}.jaxgame.parity:differential_batch",
             "agents": "monkey_env.agents.shadow_theater:AGENTS",
@@ -126,6 +137,10 @@ GAMES["forbidden_city"] = GameSpec(
         "gym_env": f"{_FC}.envs.gym_env:ForbiddenCityGymEnv",
         "vec_env": f"{_FC}.envs.vec_env:ForbiddenCityVecEnv",
         "text": f"{_FC}.text_view:game_text",
+        "legend": f"{_FC}.text_view:LEGEND",
+        "group_choices": f"{_FC}.text_view:group_choices",
+        "parse_answer": f"{_FC}.text_view:parse_answer",
+        "answer_hint": f"{_FC}.text_view:ANSWER_HINT",
         "picture": f"{_FC}.render:game_picture",
         "differential": f"{_FC}.jaxgame.parity:differential_batch",
         "agents": "monkey_env.agents.forbidden_city_greedy:AGENTS",

@@ -231,7 +231,7 @@ def test_the_text_view_has_a_legend_and_the_staircases_owners():
     g = Game.new(players=2, seed=1)
     random_play(g, 30)
     text = game_text(g)
-    assert "legend:" in text and "A arch end knob" in text
+    assert "legend:" in text and "A = arch end knob" in text
     owners = [e["owner"] for e in g.palace.elements if e["kind"] == "decoration" and e["owner"] >= 0]
     assert owners and f"seat {owners[0] + 1} " in text.split("staircases")[1]
     # The list breaks between whole entries and stays within the text view's width.

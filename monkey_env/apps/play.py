@@ -1,6 +1,8 @@
 """``monkey-palace play``: a game of Monkey Palace in the terminal against bots.
 
-The human answers one question per decision. A staircase is chosen in two steps (where it
+The human answers one question per decision. Each turn shows the palace and, under it, who
+built each cell (text_view.palace_with_owners); the first also shows the legend, and ``help``
+says what a turn is and repeats the legend. A staircase is chosen in two steps (where it
 starts, then its shape among the legal ones, each described by direction, arches, the height
 its decoration reaches and the credits it earns); nothing is played until the shape is chosen,
 so "back" returns to the starting studs. Each shape says what goes where, in building order
@@ -29,13 +31,14 @@ from monkey_env.monkey_palace.catalogue import ARCH_SPAN
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, COLOUR_NAMES, HEADING_NAMES, Knob, cell_xy, heading_step
-from monkey_env.monkey_palace.text_view import cell_token, game_text, palace_text
+from monkey_env.monkey_palace.text_view import LEGEND, TURN, cell_token, game_text, palace_with_owners
 
 HEADING_WORDS = dict(zip(HEADING_NAMES, ("north", "east", "south", "west")))
 COLOUR_WORDS = {"light": "light-green", "dark": "dark-green", "gold": "gold", "multi": "multicolour"}
-HELP = ("Type the number of a choice (or what the question suggests); among staircases, preview N draws "
-        "staircase N on the palace. At any question: help, show (the whole game), save [FILE], quit (saves "
-        "and stops).")
+HELP = "\n".join((
+    "Type the number of a choice (or what the question suggests); among staircases, preview N draws",
+    "staircase N on the palace. At any question: help, show (the whole game), save [FILE], quit (saves",
+    "and stops).", TURN, LEGEND))
 
 
 class Quit(Exception):
@@ -248,6 +251,7 @@ class Session:
         self.game, self.human, self.opponents, self.save_path = game, human, opponents, save_path
         self.out = out or sys.stdout
         self.inp = inp or sys.stdin
+        self.legend_shown = False       # the legend comes with the first palace this session shows
         self.bots = {}
         bots = iter(opponents)
         for seat in range(game.options.players):
@@ -339,7 +343,11 @@ class Session:
         if g.phase == Phase.ANCHOR:
             self.say("")
             self.say(f"=== Round {g.round}: your turn ({seat_label(self.human)}) ===")
-            self.say(palace_text(g.palace))
+            self.say(palace_with_owners(g.palace))
+            if not self.legend_shown:
+                self.say(LEGEND)
+                self.say("(help: what a turn is, and this legend)")
+                self.legend_shown = True
             self.say(status_words(g, self.human))
             self.say("Piles (top cards):")
             for pile in range(len(PILE_IDS)):

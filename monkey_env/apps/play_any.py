@@ -1,8 +1,11 @@
 """``monkey-palace play --game NAME``: any registered game other than Monkey Palace, in the terminal.
 
 Each decision shows the position (the game's ``text`` part) and numbers the legal actions in
-the game's own words (``action_name``); the human types a number. At any question: ``help``,
-``show``, ``save [FILE]``, ``quit`` (saves). Bots are the game's agents by name
+the game's own words (``action_name``); the human types a number. The game's optional parts
+make it easier to follow: ``legend`` (shown with the first position and in help),
+``group_choices`` (actions that lead to the same position numbered once) and ``parse_answer``
+with ``answer_hint`` (answers in the game's own words, such as coordinates). At any question:
+``help``, ``show``, ``save [FILE]``, ``quit`` (saves). Bots are the game's agents by name
 (monkey_env.agents.registry with ``game=``), seeded from the game's seed and decision count, so a
 resumed game goes on deterministically. Monkey Palace keeps its own two-step questions (apps.play).
 """
@@ -17,7 +20,7 @@ import numpy as np
 
 from monkey_env.agents.registry import known_names, make_agent
 
-HELP = "Type the number of an action. At any question: help, show, save [FILE], quit (saves and stops)."
+HELP = "Type the number of an action{hint}. At any question: help, show, save [FILE], quit (saves and stops)."
 
 
 class Quit(Exception):
@@ -29,6 +32,13 @@ class AnySession:
         self.spec, self.game, self.human, self.opponents, self.save_path = spec, game, human, opponents, save_path
         self.out, self.inp = out or sys.stdout, inp or sys.stdin
         self.text = spec.load("text")
+        optional = lambda part, default: spec.load(part) if spec.has(part) else default
+        self.legend = optional("legend", "")
+        self.group_choices = optional("group_choices", None)
+        self.parse_answer = optional("parse_answer", None)
+        hint = optional("answer_hint", "")
+        self.hint = f", or {hint}" if hint else ""
+        self.legend_shown = False       # the legend comes with the first position this session shows
         players = len(game.scores())
         seats = [s for s in range(players) if s != human]
         if len(opponents) != len(seats):
@@ -50,14 +60,31 @@ class AnySession:
             return
         self.say(f"  game saved to {path}; resume with: monkey-palace play --resume {path}")
 
-    def ask_action(self) -> int:
+    def choices(self) -> list[tuple[int, str]]:
+        """The numbered choices: (action, words), the game's own grouping where it has one."""
         g = self.game
         legal = [int(a) for a in np.flatnonzero(g.legal_mask())]
+        if self.group_choices is not None:
+            return self.group_choices(g, legal)
+        return [(a, g.action_name(a)) for a in legal]
+
+    def help(self) -> str:
+        return "\n".join([HELP.format(hint=self.hint)] + ([self.legend] if self.legend else []))
+
+    def ask_action(self) -> int:
+        g = self.game
+        entries = self.choices()
+        actions = [a for a, _ in entries]
         self.say("")
         self.say(self.text(g, self.human))
+        if self.legend and not self.legend_shown:
+            self.say(self.legend)
+            self.say("(help repeats this legend)")
+            self.legend_shown = True
         self.say(f"Your decision (seat {self.human + 1}):")
-        for i, a in enumerate(legal, 1):
-            self.say(f"  {i:>2}. {g.action_name(a)}")
+        for i, (_, words) in enumerate(entries, 1):
+            self.say(f"  {i:>2}. {words}")
+        self.say(f"Type a number from 1 to {len(entries)}{self.hint}.")
         while True:
             self.out.write("> ")
             self.out.flush()
@@ -70,7 +97,7 @@ class AnySession:
             if not answer:
                 continue
             if word.lower() == "help":
-                self.say(HELP)
+                self.say(self.help())
             elif word.lower() == "show":
                 self.say(self.text(g, self.human))
             elif word.lower() == "save":
@@ -78,10 +105,23 @@ class AnySession:
             elif word.lower() in ("quit", "exit"):
                 self.save()
                 raise Quit("you stopped")
-            elif answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
+            elif answer.isdigit() and 1 <= int(answer) <= len(entries):
+                return actions[int(answer) - 1]
             else:
-                self.say(f"  type a number from 1 to {len(legal)} (or help)")
+                action = self.game_answer(answer, actions)
+                if action is not None:
+                    return action
+
+    def game_answer(self, answer: str, actions: list[int]) -> int | None:
+        """The action an answer in the game's own words names; None (said why) when it names none."""
+        try:
+            action = self.parse_answer(self.game, answer, actions) if self.parse_answer else None
+        except ValueError as e:
+            self.say(f"  {e}")
+            return None
+        if action is None:
+            self.say(f"  type a number from 1 to {len(actions)}{self.hint} (or help)")
+        return action
 
     def run(self) -> int:
         g = self.game

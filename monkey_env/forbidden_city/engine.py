@@ -177,8 +177,7 @@ class Game:
         face = self.held_face()
         if face is None:
             return f"lay the tile at ({x}, {y}) turned {turns * 90}°"
-        sides = "".join("owd"[v] for v in face.turned(turns).sides)
-        return f"lay the tile at ({x}, {y}) turned {turns * 90}° (sides N E S W: {' '.join(sides)})"
+        return f"lay the tile at ({x}, {y}) turned {turns * 90}° ({face.turned(turns).words()})"
 
     # ------------------------------------------------------------------ a turn
     def apply(self, action: int) -> None:

@@ -20,12 +20,14 @@ from monkey_env.forbidden_city.geometry import (
     COLOURS,
     DIAGONALS,
     DIRECTIONS,
+    DOOR,
     GARDEN,
     OPEN,
     PALACE,
     ROOM_COLOURS,
     SIDE_LETTERS,
     STEP,
+    WALL,
     opposite,
     rotate,
 )
@@ -164,6 +166,27 @@ class TileFace:
         return TileFace(rotate(self.sides, turns), rotate(self.quarter_part, turns), self.floors,
                         self.advisors, self.dragons, self.counts)
 
+    def words(self) -> str:
+        """Its walls and doors by side (the other sides open) and, split by a diagonal wall,
+        which half has which floor, with what it holds: "wall N, door E" or "green NE half
+        (2 advisors), pink SW half; wall N". In words, since letters here would clash with the
+        grid's (w is white floor there)."""
+        said = []
+        for kind, name in ((WALL, "wall"), (DOOR, "door")):
+            where = ["NESW"[d] for d in DIRECTIONS if self.sides[d] == kind]
+            if where:
+                said.append(f"{name}{'s' * (len(where) > 1)} {' '.join(where)}")
+        sides = ", ".join(said) or "no wall"
+        if self.parts == 1:
+            return sides
+        halves = []
+        for part in range(2):
+            held = [f"{n} advisor{'s' * (n > 1)}" for n in [self.advisors[part]] if n] + ["a dragon"] * self.dragons[part]
+            quarters = {"NESW"[d] for d in DIRECTIONS if self.quarter_part[d] == part}   # two neighbours
+            half = next(h for h in ("NE", "SE", "SW", "NW") if set(h) == quarters)
+            halves.append(f"{COLOURS[self.floors[part]]} {half} half" + (f" ({', '.join(held)})" if held else ""))
+        return f"{', '.join(halves)}; {sides}"
+
 
 @dataclass(frozen=True)
 class TileKind:
@@ -183,16 +206,16 @@ class TileKind:
         return f"advisors-{a}" if a else "blank"
 
     def describe(self) -> str:
-        floors = "/".join(COLOURS[c] for c in self.face.floors)
-        sides = "".join("owd"[s] for s in self.face.sides)
-        bits = [f"{floors} {sides}"]
-        if self.diagonal != "none":
-            bits.append(f"diagonal {self.diagonal}")
-        if sum(self.face.advisors):
-            bits.append(f"{sum(self.face.advisors)} advisor{'s' if sum(self.face.advisors) > 1 else ''}")
-        if sum(self.face.dragons):
-            bits.append("dragon")
-        return ", ".join(bits)
+        """The tile as it comes (not turned), in words: "white floor; wall N, door E; 2 advisors"."""
+        f = self.face
+        if f.parts == 2:            # words() says which floor holds what
+            return f"diagonal wall {self.diagonal}: {f.words()}"
+        bits = [f"{COLOURS[f.floors[0]]} floor", f.words()]
+        if sum(f.advisors):
+            bits.append(f"{sum(f.advisors)} advisor{'s' if sum(f.advisors) > 1 else ''}")
+        if sum(f.dragons):
+            bits.append("a dragon")
+        return "; ".join(bits)
 
 
 def _face(model: TileModel) -> TileFace:

@@ -11,13 +11,17 @@ Ground studs have no height (they are at 0):
     @ Y F     the monkey, butterfly, frog standing there (the knob underneath is hidden)
 
 Example: ``A1 m1 m1 A2 m2 m2 G3`` is the starting staircase seen along its row.
+
+Under it a second grid, cell for cell, says who built the top element of each cell: the seat's
+number, ``S`` for the starting staircase, ``.`` where nothing was placed (``owners_text``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, OFF_PLATE, Knob
+from monkey_env.monkey_palace.catalogue import ARCH_SPAN
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, HEADING_NAMES, OFF_PLATE, Knob, heading_step
 
 KNOB_LETTER = {
     Knob.GROUND_LIGHT: "l", Knob.GROUND_DARK: "d", Knob.GROUND_GOLD: "g", Knob.GROUND_WHITE: "w",
@@ -40,19 +44,57 @@ def cell_token(palace, x: int, y: int) -> str:
     return letter if letter in GROUND_LETTERS and h == 0 else f"{letter}{h}"
 
 
+def _bounds(palace, crop: bool, margin: int) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1): what is built and ``margin`` around it, or the whole plate."""
+    built = np.argwhere(palace.height > 0)
+    if not (crop and len(built)):
+        return 0, 0, BOARD_SIZE - 1, BOARD_SIZE - 1
+    (y0, x0), (y1, x1) = built.min(0), built.max(0)
+    return (max(0, x0 - margin), max(0, y0 - margin),
+            min(BOARD_SIZE - 1, x1 + margin), min(BOARD_SIZE - 1, y1 + margin))
+
+
+def _grid(bounds: tuple[int, int, int, int], token, width: int = 3) -> str:
+    x0, y0, x1, y1 = bounds
+    lines = ["y\\x " + " ".join(f"{x:<{width}}" for x in range(x0, x1 + 1))]
+    for y in range(y0, y1 + 1):
+        lines.append(f"{y:>3} " + " ".join(f"{token(x, y):<{width}}" for x in range(x0, x1 + 1)))
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def palace_text(palace, crop: bool = True, margin: int = 1) -> str:
     """The palace as a grid of tokens with x and y rulers; cropped to what is built."""
-    built = np.argwhere(palace.height > 0)
-    if crop and len(built):
-        (y0, x0), (y1, x1) = built.min(0), built.max(0)
-        x0, y0 = max(0, x0 - margin), max(0, y0 - margin)
-        x1, y1 = min(BOARD_SIZE - 1, x1 + margin), min(BOARD_SIZE - 1, y1 + margin)
-    else:
-        x0, y0, x1, y1 = 0, 0, BOARD_SIZE - 1, BOARD_SIZE - 1
-    lines = ["y\\x " + " ".join(f"{x:<3}" for x in range(x0, x1 + 1))]
-    for y in range(y0, y1 + 1):
-        lines.append(f"{y:>3} " + " ".join(f"{cell_token(palace, x, y):<3}" for x in range(x0, x1 + 1)))
-    return "\n".join(line.rstrip() for line in lines)
+    return _grid(_bounds(palace, crop, margin), lambda x, y: cell_token(palace, x, y))
+
+
+def owners(palace) -> np.ndarray:
+    """(32, 32) [y, x]: the seat that placed each cell's top element, -1 for the starting
+    staircase, -2 where no element was placed. Elements are listed in building order, so a later
+    one covering a cell is on top."""
+    owner = np.full((BOARD_SIZE, BOARD_SIZE), -2, np.int8)
+    for e in palace.elements:
+        x, y = int(e["x"]), int(e["y"])
+        cells = [(x, y)]
+        if e["kind"] == "arch":
+            sx, sy = heading_step(HEADING_NAMES.index(e["heading"]))
+            cells = [(x + i * sx, y + i * sy) for i in range(ARCH_SPAN + 1)]
+        for cx, cy in cells:
+            owner[cy, cx] = int(e.get("owner", -1))
+    return owner
+
+
+def owners_text(palace, crop: bool = True, margin: int = 1) -> str:
+    """Who built each cell, on the cells of palace_text: 1-4 a seat, S the starting staircase.
+    A mark is one character, so its cells are narrower than the palace's: the whole plate fits
+    in 100 columns."""
+    owner = owners(palace)
+    mark = lambda x, y: {-2: ".", -1: "S"}.get(int(owner[y, x]), str(int(owner[y, x]) + 1))
+    return _grid(_bounds(palace, crop, margin), mark, width=2)
+
+
+def palace_with_owners(palace) -> str:
+    """The palace grid, then the grid of who built each cell (the same cells)."""
+    return f"{palace_text(palace)}\nwho built each cell (seat number; S the start; . nothing placed):\n{owners_text(palace)}"
 
 
 def draw_palace(palace, rows: list[str] | str, origin: tuple[int, int] = (0, 0)) -> None:
@@ -98,10 +140,29 @@ def draw_palace(palace, rows: list[str] | str, origin: tuple[int, int] = (0, 0))
 
 
 LINE_WIDTH = 100       # game_text's lists break between entries to stay within this
-LEGEND = ("legend: a cell is the knob on top and its height (ground studs have none). "
-          "l d g w: light-green, dark-green, gold, white ground stud; # blocked; C corner; b brick; c column; "
-          "A arch end knob; m arch middle knob; L D G light-green, dark-green, gold decoration; "
-          "@ Y F the monkey, butterfly, frog")
+LEGEND = "\n".join((
+    "legend: a cell of the palace grid is the knob on top and its height (ground studs have none)",
+    "  l d g w = light-green, dark-green, gold, white ground stud; # = blocked stud; C = corner piece",
+    "  b = brick; c = column; A = arch end knob; m = arch middle knob (nothing rests on it)",
+    "  L D G = light-green, dark-green, gold decoration; @ Y F = the monkey, butterfly, frog",
+    "  who built each cell: 1 2 3 4 = that seat; S = the starting staircase; . = nothing placed"))
+
+# What a turn is, in the rulebook's order (docs/RULES.md): play's help.
+TURN = "\n".join((
+    "A turn, in order:",
+    "  1 build: a staircase from a ground stud of a colour (its anchor), arch after arch, stacks of",
+    "    bricks or columns under the legs; it must rest on something already built",
+    "  2 decorate: a decoration of the anchor's colour goes on its last arch's far end",
+    "  3 credits: 1 per arch, +1 if the decoration is the highest of its colour",
+    "  4 buy: cards with the credits, one per pile: the multicolour piles, and the piles of the",
+    "    decoration's colour; unused credits are lost",
+    "  5 instant supply: each card bought gives at once what its lightning shows (arch, brick, column)",
+    "  6 cards go on the board's 4 slots (on a full board one covers a slot's top card); then",
+    "    the board and every top card give their recurring supply",
+    "  7 bonus card (+4 Banana Points): a stack of 5 brick units or more built this turn in one cell",
+    "  8 trophies: a gold decoration takes the Monkey (+2; the monkey may move onto an arch end knob);",
+    "    with the Butterfly, the highest decoration takes it (+2); with the Frog, it may be taken (-3,",
+    "    a column). The game ends when the tray runs short: most Banana Points wins."))
 
 
 def game_text(game, viewer: int | None = None) -> str:
@@ -111,7 +172,7 @@ def game_text(game, viewer: int | None = None) -> str:
     from monkey_env.core.outcome import seat_label
     from monkey_env.monkey_palace.config import PILE_IDS
 
-    out = [palace_text(game.palace), LEGEND, ""]
+    out = [palace_with_owners(game.palace), LEGEND, ""]
     # Who built what: each staircase is known by its decoration (seats counted from 1, as on screens).
     decorations = [e for e in game.palace.elements if e["kind"] == "decoration" and e.get("owner", -1) >= 0]
     if decorations:

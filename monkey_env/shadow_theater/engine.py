@@ -109,6 +109,9 @@ class Game:
         self.deck = list(self.deal["cards"][r][:g.weapon_cards_per_round])   # top first
         self.discard: list[int] = []
         self.board = [0, 0, 0]                          # monkeys on each location
+        # Who placed each of them, in order: monkeys are neutral (the rules read none of this),
+        # but a player follows the board by who put what where (the text view).
+        self.placed_by: list[list[int]] = [[], [], []]
         self.king = int(self.deal["king"][r])
         self.scroll: list[int | None] = [None, None]
         order = self.deal["scrolls"][r]
@@ -273,6 +276,7 @@ class Game:
             n = min(c.amount, self.board[self.king])
             self.board[self.king] -= n
             self.supply[seat][MONKEYS] += n
+            self.take_placed(self.king, seat, n)
         elif c.effect == "move_king":
             self.phase, self.king_ends_turn = KING_MOVE, False
 
@@ -282,6 +286,7 @@ class Game:
         seat = self.current
         self.supply[seat][MONKEYS] -= 1
         self.board[location] += 1
+        self.placed_by[location].append(seat)
         effects = self.data.game.place_effects
         name = LOCATIONS[location]
         if name == "lair":
@@ -308,6 +313,14 @@ class Game:
         """Take every monkey of one location (whoever placed them); the King stays."""
         self.supply[self.current][MONKEYS] += self.board[location]
         self.board[location] = 0
+        self.placed_by[location] = []
+
+    def take_placed(self, location: int, seat: int, n: int) -> None:
+        """A recall "takes back" n monkeys: the seat's own first, then the latest placed."""
+        placed = self.placed_by[location]
+        for _ in range(min(n, len(placed))):        # fewer in positions set by hand (tests)
+            mine = [i for i, s in enumerate(placed) if s == seat]
+            placed.pop(mine[-1] if mine else -1)
 
     def end_turn(self) -> None:
         """The turn is over: the round ends if a reserve type is exhausted, else the other plays."""
@@ -440,7 +453,7 @@ class Game:
         other = copy.copy(self)
         for name in ("history", "lanterns", "reserve", "board", "scroll", "deck", "discard", "round_log"):
             setattr(other, name, list(getattr(self, name)))
-        for name in ("supply", "hands", "kind_played", "kind_held", "scroll_rounds"):
+        for name in ("supply", "hands", "kind_played", "kind_held", "scroll_rounds", "placed_by"):
             setattr(other, name, [list(x) for x in getattr(self, name)])
         return other
 

@@ -1,10 +1,22 @@
-"""The Shadow Theater as text: the three locations, the King, the reserve, each player's hand."""
+"""The Shadow Theater as text: the three locations, the King, the reserve, each player's hand.
+
+A location is a row of spaces: ``K`` the Monkey King, ``1`` or ``2`` a monkey placed by that
+seat (in the order placed), ``.`` a free space. Monkeys are neutral: whoever collects a location
+takes them all.
+"""
 
 from __future__ import annotations
 
 from monkey_env.shadow_theater.actions import PHASE_NAMES
 from monkey_env.shadow_theater.engine import JADE, MONKEYS, PEACHES, Game, describe_scroll
 from monkey_env.shadow_theater.game_data import LOCATION_NAMES, LOCATIONS
+
+LEGEND = "\n".join((
+    "legend: K = the Monkey King; 1 2 = a monkey placed by seat 1 or seat 2 (monkeys are neutral:",
+    "  collecting a location takes them all, whoever placed them); . = a free space;",
+    "  * = the seat to play. A turn: play any cards matching the King's location, then place a",
+    "  monkey or collect a location. A round ends when a reserve type runs out: the most points",
+    "  take a Lantern, and 2 Lanterns win."))
 
 
 def game_text(game: Game, viewer: int | None = None) -> str:
@@ -16,7 +28,8 @@ def game_text(game: Game, viewer: int | None = None) -> str:
     spaces = g.data.game.spaces_per_location
     for loc, name in enumerate(LOCATIONS):
         cells = ["K"] if g.king == loc else []
-        cells += ["m"] * g.board[loc]
+        placed = [str(seat + 1) for seat in g.placed_by[loc][-g.board[loc]:]] if g.board[loc] else []
+        cells += placed + ["?"] * (g.board[loc] - len(placed))     # "?": only in positions set by hand
         cells += ["."] * (spaces - len(cells))
         lines.append(f"  {LOCATION_NAMES[name]:<22} [{' '.join(cells)}]")
     r = g.reserve
