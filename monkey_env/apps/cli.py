@@ -14,7 +14,14 @@ from pathlib import Path
 
 from monkey_env.agents.registry import BUILT_IN as AGENTS  # noqa: F401 (AGENTS: old name)
 from monkey_env.agents.registry import known_names, make_agent, split_agent_names
-from monkey_env.apps.cli_edges import STOPPED, BadArgument, check_config_dir, check_output_file, check_values
+from monkey_env.apps.cli_edges import (
+    STOPPED,
+    BadArgument,
+    check_config_dir,
+    check_output_file,
+    check_values,
+    ctrl_c_deferred,
+)
 from monkey_env.core.jax_cache import enable_compilation_cache
 from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
 from monkey_env.core.provenance import load_average, provenance, set_command, shipped_checkpoints
@@ -92,11 +99,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     finished = [0]
 
     def each(game, result) -> None:
-        if out_dir:
-            game.save(out_dir / f"game_{result['seed']}.json")
-        if args.json:
-            print(json.dumps(result), flush=True)
-        finished[0] += 1
+        with ctrl_c_deferred():
+            if out_dir:
+                game.save(out_dir / f"game_{result['seed']}.json")
+            if args.json:
+                print(json.dumps(result), flush=True)
+            finished[0] += 1
 
     bar = tqdm(total=args.games, desc="games", unit="game", file=sys.stderr, disable=args.quiet)
     # Fresh agents per game, seeded from the game's seed: the same command plays the same games.

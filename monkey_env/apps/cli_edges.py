@@ -7,6 +7,8 @@ Nothing here imports a command, so every command (and apps.cli's ``main``) can u
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 from pathlib import Path
 
 MAX_SEED = 2 ** 63 - 1          # seeds are 64-bit integers in the engines and the results tables
@@ -99,6 +101,21 @@ def check_agents(flag: str, names: list[str], game: str) -> None:
             make_agent(n, 0, game=game)
         except ValueError as e:
             raise BadArgument(flag, str(e)) from None
+
+
+@contextlib.contextmanager
+def ctrl_c_deferred():
+    """Ctrl-C held back until the block is done: a finished game's file is written whole and
+    counted together, so a stop never leaves a half-written file or a count that disagrees with
+    the files (where the system cannot hold a signal back, the block runs as it is)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def stopped(command: str, done: int, total: int, kept: str) -> str:
