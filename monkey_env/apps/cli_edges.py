@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import signal
+import threading
 from pathlib import Path
 
 MAX_SEED = 2 ** 63 - 1          # seeds are 64-bit integers in the engines and the results tables
@@ -107,15 +108,19 @@ def check_agents(flag: str, names: list[str], game: str) -> None:
 def ctrl_c_deferred():
     """Ctrl-C held back until the block is done: a finished game's file is written whole and
     counted together, so a stop never leaves a half-written file or a count that disagrees with
-    the files (where the system cannot hold a signal back, the block runs as it is)."""
-    if not hasattr(signal, "pthread_sigmask"):
+    the files. Python runs signal handlers in the main thread, so the handler is swapped there
+    (a blocked signal mask would not do: another thread, tqdm's monitor, would take the signal)."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            raise KeyboardInterrupt
 
 
 def stopped(command: str, done: int, total: int, kept: str) -> str:
