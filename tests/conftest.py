@@ -18,28 +18,14 @@ def pytest_addoption(parser):
                      help="random games in the JAX-vs-reference differential test (10000 for the full check)")
 
 
-# XLA's CPU executables map many small code regions each. Kept for the whole run they reach the
-# kernel's limit of memory maps (vm.max_map_count, 65,530 by default: 47,825 were seen just before
-# a crash) and the next load crashes the process, as a segfault or an abort. After a test that
-# leaves the process above MAP_BUDGET maps, the compiled programs are freed; one test adds at
-# most about 25,000 (a training run and its resume), so the peak stays well under the limit,
-# and programs are kept (not retraced) the rest of the time.
-MAP_BUDGET = 20_000
-
-
-def memory_maps() -> int:
-    """This process's memory maps (0 where /proc is missing: no such limit to watch)."""
-    try:
-        with open("/proc/self/maps", "rb") as maps:
-            return sum(1 for _ in maps)
-    except OSError:
-        return 0
-
-
-@pytest.fixture(autouse=True)
+@pytest.fixture(autouse=True, scope="module")
 def _release_compiled_programs():
+    """Free each test file's compiled JAX programs when it ends. XLA's CPU executables map many
+    small code regions each; kept for the whole run they reach the kernel's limit of memory
+    maps (vm.max_map_count, 65,530 by default) and the next load crashes the process (seen as
+    a segfault or an abort). The next file that needs a program loads it from the cache folder."""
     yield
-    if "jax" in sys.modules and memory_maps() > MAP_BUDGET:
+    if "jax" in sys.modules:
         import jax
 
         jax.clear_caches()

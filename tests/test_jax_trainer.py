@@ -2,6 +2,7 @@
 iterations (traced once), checkpoints that reload to the same actions, and a resumable run."""
 
 import csv
+import gc
 
 import jax
 import jax.numpy as jnp
@@ -102,6 +103,15 @@ def test_masked_sampling_never_draws_an_illegal_action():
     logits = jnp.where(masks, 0.0, 50.0)             # illegal actions look best
     draws = jax.random.categorical(jax.random.PRNGKey(1), masked_logits(logits, masks), shape=(100, 64))
     assert bool(jnp.take_along_axis(masks, draws.T, 1).all())   # 6,400 draws, all legal
+
+
+@pytest.fixture(autouse=True)
+def _release_each_runs_programs():
+    """Every training run compiles its own programs; free them after each test, not only at the
+    file's end (tests/conftest.py says why: the kernel's limit of memory maps)."""
+    yield
+    jax.clear_caches()
+    gc.collect()
 
 
 @pytest.fixture(scope="module")
