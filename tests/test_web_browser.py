@@ -80,14 +80,18 @@ def _page(browser):
     return page, errors
 
 
-def _not_blank(page, name: str) -> float:
-    """Screenshot the 3-D view; the variance of its pixels' brightness (a blank view gives ~0)."""
+def _shot(locator, name: str) -> float:
+    """Screenshot an element; the variance of its pixels' brightness (a blank one gives ~0)."""
     from PIL import Image
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    png = page.locator("#view").screenshot(path=str(SHOTS / f"{name}.png"))
-    pixels = np.asarray(Image.open(io.BytesIO(png)).convert("L"), float)
-    return float(pixels.var())
+    png = locator.screenshot(path=str(SHOTS / f"{name}.png"))
+    return float(np.asarray(Image.open(io.BytesIO(png)).convert("L"), float).var())
+
+
+def _not_blank(page, name: str) -> float:
+    """Screenshot the 3-D view; the variance of its pixels' brightness (a blank view gives ~0)."""
+    return _shot(page.locator("#view"), name)
 
 
 def test_play_a_whole_game_against_random_by_clicks(server, browser, played):

@@ -11,15 +11,13 @@ Without Chromium these tests are skipped, saying so (see test_web_browser.py).
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import urllib.request
 
-import numpy as np
 import pytest
 import test_web_browser
-from test_web_browser import CHROMIUM, SHOTS
+from test_web_browser import CHROMIUM, _page, _shot
 
 server = test_web_browser.server            # the app on a free port (a module-scoped fixture)
 
@@ -58,22 +56,6 @@ def finished(server):
             g = _api(server, f"/api/games/{g['id']}/bot", {"expect": g["state"]["decisions"]})
         ids[game] = g["id"]
     return ids
-
-
-def _page(browser):
-    page = browser.new_page(viewport={"width": 1100, "height": 700})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return page, errors
-
-
-def _shot(locator, name: str) -> float:
-    """Screenshot an element; the variance of its pixels' brightness (a blank one gives ~0)."""
-    from PIL import Image
-
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    png = locator.screenshot(path=str(SHOTS / f"{name}.png"))
-    return float(np.asarray(Image.open(io.BytesIO(png)).convert("L"), float).var())
 
 
 def test_without_webgl_the_palace_is_drawn_from_above_and_played_by_clicks(server, browser):

@@ -275,16 +275,7 @@ def shape_preview(game: Game, shape_index: int) -> dict:
     shape = game.data.shapes[shape_index]
     plan = game.palace.check_staircase(cell_xy(anchor), shape, game.player.supply, game.data.tray.column_units)
     credits = len(plan.arches) + (1 if plan.deco_top > game.palace.deco_max[plan.colour] else 0)
-    owner, elements = game.current, []
-    for s in plan.stacks:
-        elements.append({"kind": "stack", "x": s.x, "y": s.y, "bottom": s.bottom, "units": s.units,
-                         "columns": s.columns, "owner": owner})
-    for x, y, heading, level in plan.arches:
-        elements.append({"kind": "arch", "x": x, "y": y, "heading": HEADING_NAMES[heading], "level": level,
-                         "owner": owner})
-    dx, dy = plan.deco
-    elements.append({"kind": "decoration", "x": dx, "y": dy, "colour": COLOUR_NAMES[plan.colour],
-                     "top": plan.deco_top, "owner": owner})
+    elements = _plan_elements(game, plan, decoration=True)
     return {"action": game.layout.encode_shape(shape_index), "shape": shape_index,
             "label": staircase_words(game, anchor, shape_index), "arches": len(plan.arches), "bricks": plan.bricks,
             "columns": plan.columns, "deco_top": plan.deco_top, "credits": credits, "elements": elements}
