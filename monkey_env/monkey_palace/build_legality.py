@@ -18,8 +18,8 @@ import numpy as np
 from monkey_env.monkey_palace.catalogue import ARCH_SPAN, ArchStep, Shape
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, OFF_PLATE, Knob, heading_step
 
-_BUILDABLE_TABLE = np.array([Knob(k) in BUILDABLE for k in range(len(Knob))])
-_GROUND_TABLE = np.array([Knob(k) in GROUND_OF_COLOUR for k in range(len(Knob))])
+BUILDABLE_TABLE = np.array([Knob(k) in BUILDABLE for k in range(len(Knob))])
+GROUND_TABLE = np.array([Knob(k) in GROUND_OF_COLOUR for k in range(len(Knob))])
 _FAR = 10_000  # the height of everything off the plate: no arch passes there (int16 planes)
 
 
@@ -111,8 +111,8 @@ def legal_build_matrix(palace, lanes: LaneTree, arches: int, bricks: int, column
             animal.flat[cell] = True
     height = np.pad(palace.height.astype(np.int16), pad, constant_values=_FAR)
     clearance = np.pad((palace.height + animal * palace.animal_height).astype(np.int16), pad, constant_values=_FAR)
-    rest_ok = np.pad(_BUILDABLE_TABLE[palace.knob] & ~animal, pad, constant_values=False)
-    anchor_ok = _GROUND_TABLE[palace.knob] & ~animal
+    rest_ok = np.pad(BUILDABLE_TABLE[palace.knob] & ~animal, pad, constant_values=False)
+    anchor_ok = GROUND_TABLE[palace.knob] & ~animal
     # Quarter turns (counter-clockwise) taking each lane's heading to east, and back.
     turns = [h - 1 for h, _ in lanes.lanes]
     turned = lambda plane: np.stack([np.rot90(plane, k) for k in turns])

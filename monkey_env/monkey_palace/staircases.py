@@ -30,12 +30,11 @@ from functools import cached_property
 
 import numpy as np
 
+from monkey_env.monkey_palace.build_legality import BUILDABLE_TABLE, GROUND_TABLE
 from monkey_env.monkey_palace.catalogue import ARCH_SPAN
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, OFF_PLATE, Knob, heading_step
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, OFF_PLATE, heading_step
 
 Step = tuple[int, int]  # (heading 0 N 1 E 2 S 3 W, rise units before the arch)
-_BUILDABLE = np.array([Knob(k) in BUILDABLE for k in range(len(Knob))])
-_GROUND = np.array([Knob(k) in GROUND_OF_COLOUR for k in range(len(Knob))])
 
 
 @dataclass(frozen=True)
@@ -69,9 +68,10 @@ class BuildSearch:
                 animal.flat[cell] = True
         self.height = palace.height.astype(int)
         self.clearance = self.height + animal * palace.animal_height
-        self.rest_ok = _BUILDABLE[palace.knob] & ~animal
-        self.anchor_ok = _GROUND[palace.knob] & ~animal
+        self.rest_ok = BUILDABLE_TABLE[palace.knob] & ~animal
+        self.anchor_ok = GROUND_TABLE[palace.knob] & ~animal
         self._completable: dict[Prefix, bool] = {}
+        self._anchors: np.ndarray | None = None
 
     # ------------------------------------------------------------------ the steps
     def start(self, anchor: tuple[int, int]) -> Prefix | None:
@@ -79,9 +79,6 @@ class BuildSearch:
         if not (0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE and self.anchor_ok[y, x]):
             return None
         return Prefix(x, y, -1, -1, 0, 0, 0, False, frozenset({(x, y)}))
-
-    def _stack_cost(self, units: int) -> tuple[int, int]:
-        return units, units % self.column_units
 
     def extend(self, p: Prefix, heading: int, rise: int) -> Prefix | None:
         """The prefix after one more arch, or None when that arch breaks a rule or the supply."""
@@ -182,11 +179,13 @@ class BuildSearch:
         return p is not None and self.completable(p)
 
     def legal_anchors(self) -> np.ndarray:
-        """(32, 32) bool [y, x]: anchors from which some legal staircase can be built."""
-        out = np.zeros((BOARD_SIZE, BOARD_SIZE), bool)
-        for y, x in zip(*np.nonzero(self.anchor_ok)):
-            out[y, x] = self.anchor_has_staircase((int(x), int(y)))
-        return out
+        """(32, 32) bool [y, x]: anchors from which some legal staircase can be built (computed
+        once: the engine asks at the turn's start, for the mask and to explain a refusal)."""
+        if self._anchors is None:
+            self._anchors = np.zeros((BOARD_SIZE, BOARD_SIZE), bool)
+            for y, x in zip(*np.nonzero(self.anchor_ok)):
+                self._anchors[y, x] = self.anchor_has_staircase((int(x), int(y)))
+        return self._anchors.copy()
 
     def staircases(self, anchor: tuple[int, int]):
         """Every legal staircase from ``anchor``, as its finished prefix (depth first)."""
