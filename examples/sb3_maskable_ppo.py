@@ -1,6 +1,6 @@
 """Stable-Baselines3: sb3-contrib's MaskablePPO on the batched JAX VecEnv.
 
-Shows the fast training path: ``JaxVecEnv`` plays ``--envs`` games at once on the JAX engine
+Shows the fast training path: ``MonkeyPalaceVecEnv`` plays ``--envs`` games at once on the JAX engine
 (one learning seat per game, the other seats played by ``opponents``) and is a plain SB3
 ``VecEnv`` with ``action_masks()``, which MaskablePPO reads at every step. It prints the
 last losses and the mean return of the games finished during training.
@@ -16,7 +16,7 @@ import numpy as np
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 
-from monkey_env.monkey_palace.envs.vec_env import JaxVecEnv
+from monkey_env.monkey_palace.envs.vec_env import MonkeyPalaceVecEnv
 
 
 class EpisodeReturns(BaseCallback):
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    venv = JaxVecEnv(args.envs, players=2, map=1, opponents="random", seed=args.seed)
+    venv = MonkeyPalaceVecEnv(args.envs, players=2, map=1, opponents="random", seed=args.seed)
     # Keep n_steps small: the rollout buffer holds n_steps x num_envs observations of
     # (20, 32, 32) float32 planes (80 KiB each). SB3's default n_steps=2048 with 256 games
     # asks for about 40 GiB and runs out of memory; 64 x 16 games is about 80 MiB.

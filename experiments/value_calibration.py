@@ -86,9 +86,9 @@ def play(players: int, games: int, seed: int, win_points: float):
         key, sub = jax.random.split(key)
         action, value = decide(states, jnp.asarray(codes), sub)
         steps.append((~done, np.asarray(states.current), np.asarray(value),
-                      np.asarray(jg.batch_bananas(states))[:, :players].astype(float)))
+                      np.asarray(jg.batch_scores(states))[:, :players].astype(float)))
         states = jg.batch_step(states, action)
-    final = np.asarray(jg.batch_bananas(states))[:, :players].astype(float)
+    final = np.asarray(jg.batch_scores(states))[:, :players].astype(float)
     first = np.asarray(jg.batch_places(states))[:, :players] == 1
     shares = first / first.sum(1, keepdims=True)
     own_v, own_u, other_v, other_u = [], [], [], []

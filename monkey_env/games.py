@@ -82,7 +82,7 @@ GAMES: dict[str, GameSpec] = {
             "aec_env": f"{_MP}.envs.pettingzoo_env:env",
             "raw_env": f"{_MP}.envs.pettingzoo_env:raw_env",
             "gym_env": f"{_MP}.envs.gym_env:MonkeyPalaceGymEnv",
-            "vec_env": f"{_MP}.envs.vec_env:JaxVecEnv",
+            "vec_env": f"{_MP}.envs.vec_env:MonkeyPalaceVecEnv",
             "text": f"{_MP}.text_view:game_text",
             "legend": f"{_MP}.text_view:LEGEND",
             "picture": f"{_MP}.render:game_picture",

@@ -47,7 +47,7 @@ def test_the_gymnasium_view_is_registered_and_plays_to_the_end():
         obs, reward, terminated, truncated, info = env.step(int(legal[0]))
         total += reward
         done = terminated or truncated
-    assert total == info["coins"][0]           # coin rewards sum to the final coins
+    assert total == info["scores"][0]           # coin rewards sum to the final coins
 
 
 def test_the_vec_env_restarts_finished_games_and_reports_episodes(jg):

@@ -89,7 +89,7 @@ def test_rewards_sum_to_the_final_score_and_finished_games_stay_put(jg):
         s = jg.batch_step(s, random_actions(jg, s, rng))
         total += np.asarray(s.rewards)
     assert bool(s.terminated.all())
-    final = np.asarray(jg.batch_bananas(s))
+    final = np.asarray(jg.batch_scores(s))
     # The starting state scores 0 for everyone, so the rewards add up to the final score.
     assert np.array_equal(total, final)
     assert final.max() > 0

@@ -21,12 +21,13 @@ LAYERS = [
     ("monkey_env.forbidden_city", 1),
     ("monkey_env.monkey_palace.jaxgame", 2),     # a game's JAX engine
     ("monkey_env.monkey_palace.envs", 3),        # environments
+    ("monkey_env.envs", 3),                      # the environments of every game, over the engine protocol
     ("monkey_env.agents", 3),                    # agents (the agents/ folder)
     ("monkey_env.apps", 4),                      # applications: CLI, simulate, evaluate, train, arena, balance, play
 ]
 LAYER_NAMES = {0: "shared core", 1: "rules and data", 2: "engines", 3: "environments and agents", 4: "applications"}
 # Every game's subpackage is layered alike: monkey_env.<game>.jaxgame is an engine, .envs environments.
-NOT_GAMES = {"core", "configs", "games", "apps", "agents"}
+NOT_GAMES = {"core", "configs", "games", "apps", "agents", "envs"}
 GAME_SUBPACKAGE_LAYERS = {"jaxgame": 2, "envs": 3}
 
 

@@ -121,7 +121,9 @@ def test_the_vec_env_resets_finished_games_and_rewards_lanterns():
         total += rewards.sum()
         finished += dones.sum()
         for i in np.flatnonzero(dones):
-            assert max(infos[i]["lanterns"]) == 2 and "terminal_observation" in infos[i]
+            episode = infos[i]["episode"]          # the learner's Lanterns and return (its minus the other's)
+            assert "terminal_observation" in infos[i] and -2 <= episode["r"] <= 2
+            assert episode["won"] == (episode["r"] > 0) and (episode["score"] == 2) <= episode["won"]
     assert finished >= 2 and abs(total) <= 2 * finished
 
 

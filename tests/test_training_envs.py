@@ -5,7 +5,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from monkey_env.monkey_palace.envs.gym_env import MonkeyPalaceGymEnv
-from monkey_env.monkey_palace.envs.vec_env import JaxVecEnv
+from monkey_env.monkey_palace.envs.vec_env import MonkeyPalaceVecEnv
 
 # One batch size for every VecEnv here: each new batch shape compiles the JAX engine again.
 N = 8
@@ -46,7 +46,7 @@ def test_flat_observation_is_one_box_of_planes_then_vector():
 def test_vec_env_seed_through_the_sb3_api_changes_the_deals():
     """VecEnv.seed(s) (what MaskablePPO(seed=s) calls) takes effect at the next reset."""
     def first_obs(seed):
-        venv = JaxVecEnv(N, players=2, map=1, seed=0)
+        venv = MonkeyPalaceVecEnv(N, players=2, map=1, seed=0)
         venv.seed(seed)
         return venv.reset()["vector"]
     np.testing.assert_array_equal(first_obs(5), first_obs(5))
@@ -105,7 +105,7 @@ def run_random(venv, steps, seed=0):
 @pytest.mark.parametrize("n", [N, 40])
 def test_vec_env_resets_games_and_returns_episode_scores(n):
     """With 40 games the opponents' moves are stepped in gathered sub-batches of 16 games."""
-    venv = JaxVecEnv(n, players=2, map=1, opponents=["random"], seed=1)
+    venv = MonkeyPalaceVecEnv(n, players=2, map=1, opponents=["random"], seed=1)
     assert venv._sizes == ([N] if n == N else [16, 40])
     obs = venv.reset()
     assert obs["planes"].shape == (n, 20, 32, 32) and obs["vector"].shape[0] == n
@@ -123,8 +123,8 @@ def test_vec_env_resets_games_and_returns_episode_scores(n):
 
 
 def test_vec_env_is_deterministic_for_a_seed():
-    a = JaxVecEnv(N, players=3, map=2, seed=7)
-    b = JaxVecEnv(N, players=3, map=2, seed=7)
+    a = MonkeyPalaceVecEnv(N, players=3, map=2, seed=7)
+    b = MonkeyPalaceVecEnv(N, players=3, map=2, seed=7)
     a.reset(), b.reset()
     _, ta = run_random(a, 30, seed=2)
     _, tb = run_random(b, 30, seed=2)
@@ -135,16 +135,16 @@ def test_vec_env_is_deterministic_for_a_seed():
 
 
 def test_vec_env_zero_sum_rewards_and_bad_options():
-    venv = JaxVecEnv(N, players=2, map=4, reward_mode="zero_sum", learner_seat=0, seed=3)
+    venv = MonkeyPalaceVecEnv(N, players=2, map=4, reward_mode="zero_sum", learner_seat=0, seed=3)
     venv.reset()
     episodes, _ = run_random(venv, 120)
     assert episodes
     for ep in episodes:
         assert ep["seat"] == 0
     with pytest.raises(ValueError, match="opponent_weights"):
-        JaxVecEnv(2, opponents=["random", "random"], opponent_weights=[1.0])
+        MonkeyPalaceVecEnv(2, opponents=["random", "random"], opponent_weights=[1.0])
     with pytest.raises(ValueError, match="learner_seat"):
-        JaxVecEnv(2, players=2, learner_seat=2)
+        MonkeyPalaceVecEnv(2, players=2, learner_seat=2)
 
 
 def test_maskable_ppo_trains_on_the_vec_env():
@@ -152,7 +152,7 @@ def test_maskable_ppo_trains_on_the_vec_env():
     from sb3_contrib import MaskablePPO
 
     torch.manual_seed(0)
-    venv = JaxVecEnv(N, players=2, map=1, seed=0)
+    venv = MonkeyPalaceVecEnv(N, players=2, map=1, seed=0)
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=32, batch_size=64, n_epochs=2, seed=0, verbose=0,
                         policy_kwargs={"net_arch": [64]})
     before = [p.detach().clone() for p in model.policy.parameters()]

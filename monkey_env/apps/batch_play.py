@@ -158,7 +158,7 @@ def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, s
             np.add.at(card_top_turns, (r_idx[ok], tops.reshape(-1)[ok]), 1)
     else:
         raise RuntimeError(f"games not finished after {max_decisions} decisions")
-    scores = np.asarray(jg.batch_bananas(states))[:, :players]
+    scores = np.asarray(jg.batch_scores(states))[:, :players]
     return BatchResult(seeds=seeds, scores=scores, rounds=np.asarray(states.round), end_kind=np.asarray(states.end_kind),
                        illegal=np.asarray(states.illegal), decisions=decisions,
                        card_owner=np.asarray(states.card_owner).astype(np.int64), card_round=card_round,

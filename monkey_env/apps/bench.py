@@ -119,9 +119,9 @@ def bench_pgx_go(batch: int, steps: int, seed: int) -> dict | None:
 
 def bench_vec_env(batch: int, steps: int, players: int, seed: int) -> dict:
     """Learner steps per second of the batched SB3 VecEnv (random legal learner and opponents)."""
-    from monkey_env.monkey_palace.envs.vec_env import JaxVecEnv
+    from monkey_env.monkey_palace.envs.vec_env import MonkeyPalaceVecEnv
 
-    venv = JaxVecEnv(batch, players=players, map=1, opponents="random", seed=seed)
+    venv = MonkeyPalaceVecEnv(batch, players=players, map=1, opponents="random", seed=seed)
     rng = np.random.default_rng(seed)
 
     def random_actions():

@@ -85,12 +85,12 @@ def bench_sb3_trainer(cfg, updates: int = 2) -> dict:
     from monkey_env.agents.ppo import policy_kwargs
     from monkey_env.agents.registry import make_agent
     from monkey_env.apps.train import SnapshotAgent
-    from monkey_env.monkey_palace.envs.vec_env import JaxVecEnv
+    from monkey_env.monkey_palace.envs.vec_env import MonkeyPalaceVecEnv
 
     torch.manual_seed(cfg.seed)
     names = [n for n, w in cfg.opponents.items() if w > 0]
     placeholder = [make_agent(n if n != "self" else "random", cfg.seed + i) for i, n in enumerate(names)]
-    venv = JaxVecEnv(cfg.num_envs, opponents=placeholder, opponent_weights=[cfg.opponents[n] for n in names],
+    venv = MonkeyPalaceVecEnv(cfg.num_envs, opponents=placeholder, opponent_weights=[cfg.opponents[n] for n in names],
                      seed=cfg.seed, options=cfg.game)
     net = cfg.network
     model = MaskablePPO("MultiInputPolicy", venv, seed=cfg.seed, verbose=0, device="cpu", policy_kwargs=policy_kwargs(

@@ -6,7 +6,7 @@ names) or ``sb3`` (this module:
 Stable-Baselines3's MaskablePPO over the batched VecEnv, the design card's library).
 
 **The SB3 trainer.** The learner plays one seat of ``num_envs`` batched JAX games
-(:class:`monkey_env.monkey_palace.envs.vec_env.JaxVecEnv`)
+(:class:`monkey_env.monkey_palace.envs.vec_env.MonkeyPalaceVecEnv`)
 against opponents drawn per episode: random, greedy and frozen snapshots of itself ("self",
 refreshed every ``snapshot_every_steps``). Every ``eval_every_steps`` the current policy
 plays ``eval_games`` games against random and against greedy (seats alternated, greedy
@@ -161,7 +161,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
 
     from monkey_env.agents.ppo import policy_kwargs
     from monkey_env.agents.registry import make_agent
-    from monkey_env.monkey_palace.envs.vec_env import JaxVecEnv
+    from monkey_env.monkey_palace.envs.vec_env import MonkeyPalaceVecEnv
 
     # The budget is this command's wall time from here: building the env (compiling the engine),
     # learning and evaluations all count (training_run.py does the same for the JAX trainer).
@@ -180,7 +180,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
     # The snapshot needs a model; build the env with a placeholder and plug the snapshot in after.
     opponents = [make_agent(n, cfg.seed + i) if n != "self" else None for i, n in enumerate(names)]
     placeholder = [o if o is not None else make_agent("random", 0) for o in opponents]
-    venv = JaxVecEnv(cfg.num_envs, opponents=placeholder, opponent_weights=weights, seed=cfg.seed, options=cfg.game)
+    venv = MonkeyPalaceVecEnv(cfg.num_envs, opponents=placeholder, opponent_weights=weights, seed=cfg.seed, options=cfg.game)
     model = MaskablePPO("MultiInputPolicy", VecMonitor(venv), seed=cfg.seed, verbose=0, device="cpu",
                         tensorboard_log=str(run_dir / "tensorboard"), policy_kwargs=policy_kwargs(
                             cfg.network.cnn_channels, cfg.network.vector_features, cfg.network.features_dim,

@@ -18,6 +18,11 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+# What an illegal action costs its author in every game's JAX engine and environments (the game
+# ends at once, the others get 0): worse than any legal game's outcome in every reward mode, so
+# a policy never prefers it. Agents act through the legal-action masks and never pay it.
+ILLEGAL_PENALTY = -10.0
+
 
 @runtime_checkable
 class ReferenceGame(Protocol):
@@ -72,3 +77,5 @@ class JaxEngine(Protocol):
     def batch_step(self, states, actions): ...
     def batch_legal_mask(self, states): ...
     def batch_places(self, states): ...                # (B, seats) places, 1 = winner
+    def batch_scores(self, states): ...                # (B, seats) each seat's score, as the game counts it
+    def scores(self, state): ...                       # (players,) scores of one game

@@ -45,7 +45,7 @@ class GameOptions(BaseModel):
     # Where the game data come from (docs/DATA.md):
     config_dir: str | None = Field(None, description="a folder of edited game data laid out like configs/")
     catalogue: str | None = Field(None, description="the path of an edited staircase template catalogue")
-    # How the environments reward a decision (monkey_env.monkey_palace.envs.rewards); the engines ignore it.
+    # How the environments reward a decision (monkey_env.envs.rewards); the engines ignore it.
     reward_mode: Literal["banana", "zero_sum", "terminal"] = Field(
         "banana", description="environments' reward: Banana Point changes, zero-sum changes, or win/loss")
     # How the environments shape an observation (monkey_env.monkey_palace.envs.observation).

@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 if TYPE_CHECKING:
     from monkey_env.shadow_theater.game_data import GameData
 
-PER_GAME_FIELDS = frozenset({"players", "seed", "reward_mode"})
+REWARD_MODES = ("lanterns", "round_points", "terminal")
+PER_GAME_FIELDS = frozenset({"players", "seed", "reward_mode", "observation_format"})
 
 
 class ShadowTheaterOptions(BaseModel):
@@ -21,9 +22,11 @@ class ShadowTheaterOptions(BaseModel):
     players: int = Field(2, ge=2, le=2, description="number of players (the game is a duel: 2)")
     seed: int = Field(0, ge=0, description="seed of the deals (a command playing n games uses seed, seed+1, ...)")
     config_dir: str | None = Field(None, description="a folder of edited game data laid out like configs/")
-    # How the environments reward a decision (monkey_env.shadow_theater.envs.rewards); the engines ignore it.
+    # How the environments reward a decision (monkey_env.envs.rewards); the engines ignore it.
     reward_mode: Literal["lanterns", "round_points", "terminal"] = Field(
         "lanterns", description="environments' reward: +-1 per Lantern taken, round point margins too, or win/loss")
+    observation_format: Literal["structured", "flat"] = Field(
+        "structured", description="environments' observation: Dict(planes, vector), or one flat Box")
 
     @field_validator("config_dir", mode="before")
     @classmethod

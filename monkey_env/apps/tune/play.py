@@ -152,7 +152,7 @@ class TrialRunner:
             raise RuntimeError(f"games not finished after {self.max_decisions} decisions")
         if bool(states.illegal.any()):
             raise RuntimeError(f"batch {b.name}: an agent played an illegal action")
-        scores = np.asarray(jg.batch_bananas(states))
+        scores = np.asarray(jg.batch_scores(states))
         places = np.asarray(batch_places(scores, np.asarray(states.players), np.asarray(states.holders)[:, 0]))
         self.games_played += b.size
         return BatchGames(b, places, np.asarray(states.round), np.asarray(states.card_owner).astype(np.int64),

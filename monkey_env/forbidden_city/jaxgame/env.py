@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from monkey_env.core.outcome import batch_places
+from monkey_env.core.protocol import ILLEGAL_PENALTY
 from monkey_env.forbidden_city.engine import TILES_LEFT_AT_END, ActionLayout
 from monkey_env.forbidden_city.game_data import START_SIDES, GameData
 from monkey_env.forbidden_city.jaxgame.observe import observe
@@ -41,7 +42,7 @@ class Params(NamedTuple):
 
 class JaxGame:
     def __init__(self, options: ForbiddenCityOptions | None = None, *, data: GameData | None = None,
-                 illegal_penalty: float = -10.0):
+                 illegal_penalty: float = ILLEGAL_PENALTY):
         options = options or ForbiddenCityOptions()
         self.data = data or options.game_data()
         self.tables, self.static = build_tables(self.data)
@@ -185,7 +186,7 @@ class JaxGame:
 _BY_DATA: dict[tuple, JaxGame] = {}
 
 
-def jax_game_for(options: ForbiddenCityOptions | None = None, *, illegal_penalty: float = -10.0) -> JaxGame:
+def jax_game_for(options: ForbiddenCityOptions | None = None, *, illegal_penalty: float = ILLEGAL_PENALTY) -> JaxGame:
     """The process's one JaxGame for the options' game data (player count, start side and ending
     are traced parameters)."""
     options = options or ForbiddenCityOptions()

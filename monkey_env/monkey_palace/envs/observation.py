@@ -28,32 +28,8 @@ def observation_space(jax_game) -> spaces.Dict:
     })
 
 
-def flat_observation_space(jax_game) -> spaces.Box:
-    """One Box: the planes flattened (20 * 32 * 32, channel-major), then the vector."""
-    structured = observation_space(jax_game)
-    low = np.concatenate([structured[k].low.reshape(-1) for k in ("planes", "vector")])
-    high = np.concatenate([structured[k].high.reshape(-1) for k in ("planes", "vector")])
-    return spaces.Box(low, high, low.shape, np.float32)
-
-
-def space_for(jax_game, observation_format: str):
-    return flat_observation_space(jax_game) if observation_format == "flat" else observation_space(jax_game)
-
-
-def flatten(obs: dict) -> np.ndarray:
-    """A structured observation as the flat one: planes (channel-major), then the vector."""
-    return np.concatenate([np.asarray(obs["planes"], np.float32).reshape(-1), np.asarray(obs["vector"], np.float32)])
-
-
-def action_mask_space(jax_game) -> spaces.Box:
-    return spaces.Box(0, 1, (jax_game.num_actions,), np.int8)
-
-
 def vector_size(jax_game) -> int:
     """The observation vector's length (a constant of the engine: no tracing at start-up)."""
     del jax_game
     return VECTOR_SIZE
 
-
-def to_numpy(obs: dict) -> dict:
-    return {"planes": np.asarray(obs["planes"], np.float32), "vector": np.asarray(obs["vector"], np.float32)}

@@ -52,7 +52,7 @@ actions of the agent to act (all zero for the others). ``observation["observatio
 **Rewards.** ``reward_mode="banana"`` (default): each player's change in Banana Points at that
 step, so a player's rewards over a game sum to their final score (a trophy lost is a negative
 reward at once). ``"zero_sum"``: own change minus the mean of the others'. ``"terminal"``: +1 to
-the winners (ties share), -1 to the others, at the end only. See :mod:`monkey_env.monkey_palace.envs.rewards`.
+the winners (ties share), -1 to the others, at the end only. See :mod:`monkey_env.envs.rewards`.
 
 **Termination and truncation.** Every agent terminates when the game ends (the round in which
 a supply ran short is finished). An illegal action ends the game at once for everyone, with
@@ -79,157 +79,46 @@ readings ``monkey_move``, ``butterfly_rule``, ``end_trigger`` (docs/RULES.md).
 
 from __future__ import annotations
 
-import jax
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from monkey_env.monkey_palace.envs.observation import action_mask_space, flatten, space_for, to_numpy
-from monkey_env.monkey_palace.envs.reference_mirror import ReferenceMirror
-from monkey_env.monkey_palace.envs.rewards import check_mode, seat_rewards
+from monkey_env.envs.aec import JaxAECEnv, wrapped
+from monkey_env.envs.hooks import EnvHooks
+from monkey_env.monkey_palace.envs.observation import observation_space
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
-from monkey_env.monkey_palace.options import GameOptions
+from monkey_env.monkey_palace.options import REWARD_MODES, GameOptions
 
 ENV_NAME = "monkey_palace_v0"
 
 
-def env(**kwargs):
-    """The environment with PettingZoo's standard wrappers for turn-based games."""
-    base = raw_env(**kwargs)
-    wrapped = wrappers.TerminateIllegalWrapper(base, illegal_reward=base.illegal_penalty)
-    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+def _reference_game(engine, first_state, options):
+    """The reference engine's game on the JAX deal: the state holds heights and knobs, not which
+    piece stands where, which a picture needs."""
+    from monkey_env.monkey_palace.engine import Game
+    return Game.from_options(options, pile_orders=engine.pile_orders(first_state))
 
 
-class raw_env(AECEnv):  # lower case: PettingZoo's naming convention
-    metadata = {"name": ENV_NAME, "render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False,
-                "render_fps": 1}
+def _text(game) -> str:
+    from monkey_env.monkey_palace.text_view import game_text
+    return game_text(game)
 
-    def __init__(self, players: int = 2, map: int | str = 1, *, seed: int | None = None,
-                 max_cycles: int | None = None, illegal_penalty: float = -10.0, render_mode: str | None = None,
-                 options: GameOptions | None = None, **game_options):
-        """``options`` (a GameOptions) or its fields as keywords (butterfly, frog, reward_mode,
-        config_dir, catalogue, the rule readings) choose the game; ``seed`` the deal of reset()."""
-        super().__init__()
-        if options is None:
-            if "reward_mode" in game_options:
-                check_mode(game_options["reward_mode"])
-            options = GameOptions(players=players, map=map, **game_options)
-        self.options = options
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        if max_cycles is not None and max_cycles < 1:
-            raise ValueError(f"max_cycles must be at least 1, got {max_cycles}")
-        self.reward_mode = options.reward_mode
-        self.render_mode = render_mode
-        self.max_cycles = max_cycles
-        self.illegal_penalty = float(illegal_penalty)
-        self.default_seed = seed
-        self.jax_game = jax_game_for(options, illegal_penalty=illegal_penalty)
-        self.params = self.jax_game.params(options)
-        self.possible_agents = [f"player_{i}" for i in range(options.players)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({"observation": space_for(self.jax_game, options.observation_format),
-                                 "action_mask": action_mask_space(self.jax_game)})
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.jax_game.num_actions) for a in self.possible_agents}
-        self._legal = jax.jit(self.jax_game.legal_action_mask)
-        self.state = None
 
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
+def _picture(game) -> np.ndarray:
+    from monkey_env.monkey_palace.render import game_picture
+    return game_picture(game)
 
-    def action_space(self, agent):
-        return self.action_spaces[agent]
 
-    # ------------------------------------------------------------------ reset / step
-    def reset(self, seed: int | None = None, options: dict | None = None):
-        if seed is None:
-            seed = self.default_seed if self.default_seed is not None else int(np.random.SeedSequence().entropy % 2**31)
-        self.game_seed = int(seed)
-        self.state = self.jax_game.init(jax.random.PRNGKey(self.game_seed), self.params)
-        self.mirror = ReferenceMirror(self.jax_game, self.state, self.options.with_seed(self.game_seed))
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self._refresh()
+HOOKS = EnvHooks(
+    name=ENV_NAME, game="monkey_palace", options_class=GameOptions, reward_modes=REWARD_MODES,
+    engine=lambda options, penalty: jax_game_for(options, illegal_penalty=penalty),
+    observation_space=observation_space, round=lambda state: int(state.round),
+    reference_game=_reference_game, text=_text, picture=_picture, positional=("players", "map"),
+    extra_info=lambda state, players: {"phase": int(state.phase)}, compiled_steps=True,
+)
 
-    def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        self.state = self.jax_game.step(self.state, int(action))
-        illegal = bool(self.state.illegal)
-        if not illegal:
-            self.mirror.record(int(action))
-        self._cumulative_rewards[agent] = 0.0
-        scores = self._scores()
-        players = len(self.possible_agents)
-        deltas = np.asarray(self.state.rewards)[:players]
-        if illegal:
-            rewards = deltas  # the penalty to the player who made it, 0 to the others
-        else:
-            rewards = seat_rewards(self.reward_mode, deltas, scores, bool(self.state.terminated),
-                                   int(self.state.holders[0]))
-        self.rewards = {a: float(rewards[i]) for i, a in enumerate(self.agents)}
-        self._refresh(scores)
-        self._accumulate_rewards()
 
-    def scores(self) -> list[int]:
-        """Every player's Banana Points now (the final scores once the game is over)."""
-        return [int(v) for v in self._scores()]
+class raw_env(JaxAECEnv):  # lower case: PettingZoo's naming convention
+    hooks = HOOKS
+    metadata = {**JaxAECEnv.metadata, "name": ENV_NAME}
 
-    def _scores(self) -> np.ndarray:
-        return self.jax_game.scores(self.state)
 
-    def _refresh(self, scores: np.ndarray | None = None) -> None:
-        """Terminations, truncations, infos, agent_selection and the cached observation."""
-        done = bool(self.state.terminated)
-        truncate = (not done and self.max_cycles is not None and int(self.state.round) > self.max_cycles)
-        for a in self.agents:
-            self.terminations[a] = done
-            self.truncations[a] = truncate
-        scores = [int(s) for s in (self._scores() if scores is None else scores)]
-        phase = int(self.state.phase)
-        self.infos = {a: {"phase": phase, "round": int(self.state.round), "scores": np.asarray(scores, np.int64)}
-                      for a in self.agents}
-        self.agent_selection = self.possible_agents[int(self.state.current)]
-        self._obs_cache = {}
-        self._mask = np.asarray(self._legal(self.state)).astype(np.int8)
-
-    def observe(self, agent):
-        if agent not in self._obs_cache:
-            seat = self.agent_name_mapping[agent]
-            mine = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
-            mask = self._mask if mine else np.zeros_like(self._mask)
-            obs = to_numpy(self.jax_game.observe(self.state, seat))
-            if self.options.observation_format == "flat":
-                obs = flatten(obs)
-            self._obs_cache[agent] = {"observation": obs, "action_mask": mask}
-        return self._obs_cache[agent]
-
-    # ------------------------------------------------------------------ rendering
-    def render(self):
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
-            return None
-        if self.state is None:
-            raise RuntimeError("render() before reset()")
-        game = self.mirror.game()
-        if self.render_mode == "human":       # the text view, printed (a terminal is the human's screen)
-            from monkey_env.monkey_palace.text_view import game_text
-            print(game_text(game))
-            return None
-        if self.render_mode == "ansi":
-            from monkey_env.monkey_palace.text_view import game_text
-            return game_text(game)
-        from monkey_env.monkey_palace.render import game_picture
-        return game_picture(game)
-
-    def close(self):
-        pass
+env = wrapped(raw_env)

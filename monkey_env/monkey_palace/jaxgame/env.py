@@ -26,6 +26,7 @@ import numpy as np
 
 from monkey_env.core.jax_cache import exported_function, source_fingerprint
 from monkey_env.core.outcome import batch_places
+from monkey_env.core.protocol import ILLEGAL_PENALTY
 from monkey_env.monkey_palace.actions import N_PILES, ActionLayout
 from monkey_env.monkey_palace.game_data import GameData
 from monkey_env.monkey_palace.jaxgame.batch import BatchedPlay
@@ -44,7 +45,7 @@ class JaxGame(BatchedPlay):
     other params to :meth:`init` to mix games in one batch."""
 
     def __init__(self, options: GameOptions | None = None, *, data: GameData | None = None,
-                 illegal_penalty: float = -10.0, group_size: int | None = None, settle_steps: int = 3):
+                 illegal_penalty: float = ILLEGAL_PENALTY, group_size: int | None = None, settle_steps: int = 3):
         """``options`` give the default game (and, with no ``data``, the game data); ``data``
         alone plays its own map with default options."""
         if options is None:
@@ -78,7 +79,7 @@ class JaxGame(BatchedPlay):
         self._batch_act = jax.jit(self._act)
         self._batch_resolve = jax.jit(self._resolve_and_finish)
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
-        self.batch_bananas = jax.jit(jax.vmap(self.rules.bananas))
+        self.batch_scores = jax.jit(jax.vmap(self.rules.bananas))
         self.batch_places = jax.jit(self._places)
         self._bananas = jax.jit(self.rules.bananas)
 
@@ -221,7 +222,7 @@ def refuse_complete_build(options: GameOptions) -> None:
                          "catalogue (build_action 'catalogue')")
 
 
-def jax_game_for(options: GameOptions | None = None, *, illegal_penalty: float = -10.0) -> JaxGame:
+def jax_game_for(options: GameOptions | None = None, *, illegal_penalty: float = ILLEGAL_PENALTY) -> JaxGame:
     """The process's one JaxGame for the options' game data (and penalty).
 
     A JaxGame compiles its functions on first use (tens of seconds); maps, player counts and

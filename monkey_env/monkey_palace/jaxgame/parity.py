@@ -42,7 +42,7 @@ def reference_view(game: Game) -> dict:
 def host_batch(jg, states) -> dict:
     """A batch of JAX states on the host, with legal masks and scores computed on the device."""
     return {"state": jax.device_get(states), "mask": np.asarray(jg.batch_legal_mask(states)),
-            "bananas": np.asarray(jg.batch_bananas(states))}
+            "bananas": np.asarray(jg.batch_scores(states))}
 
 
 def jax_view(jg, states, i: int | None = None) -> dict:

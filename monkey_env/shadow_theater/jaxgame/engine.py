@@ -30,6 +30,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from monkey_env.core.protocol import ILLEGAL_PENALTY
 from monkey_env.shadow_theater.actions import (
     COLLECT,
     DRAFT,
@@ -99,7 +100,7 @@ class ShadowTheaterJax:
 
     num_actions = NUM_ACTIONS
 
-    def __init__(self, options: ShadowTheaterOptions | None = None, *, illegal_penalty: float = -1.0):
+    def __init__(self, options: ShadowTheaterOptions | None = None, *, illegal_penalty: float = ILLEGAL_PENALTY):
         self.options = options or ShadowTheaterOptions()
         self.data = self.options.game_data()
         self.t = build_tables(self.data)
@@ -460,10 +461,11 @@ class ShadowTheaterJax:
 
 
 @lru_cache(maxsize=8)
-def _engine(config_dir: str | None) -> ShadowTheaterJax:
-    return ShadowTheaterJax(ShadowTheaterOptions(config_dir=config_dir))
+def _engine(config_dir: str | None, illegal_penalty: float) -> ShadowTheaterJax:
+    return ShadowTheaterJax(ShadowTheaterOptions(config_dir=config_dir), illegal_penalty=illegal_penalty)
 
 
-def jax_engine_for(options: ShadowTheaterOptions | None = None) -> ShadowTheaterJax:
-    """The process's engine for these options' game data (compiled once per config_dir)."""
-    return _engine(None if options is None else options.config_dir)
+def jax_engine_for(options: ShadowTheaterOptions | None = None, *,
+                   illegal_penalty: float = ILLEGAL_PENALTY) -> ShadowTheaterJax:
+    """The process's engine for these options' game data and penalty (compiled once for each)."""
+    return _engine(None if options is None else options.config_dir, float(illegal_penalty))
