@@ -9,9 +9,9 @@ from monkey_env.core.jax_cache import enable_compilation_cache
 
 enable_compilation_cache()
 
+from monkey_env.core.config_loading import ConfigError  # noqa: E402  (after the compilation cache is on)
 from monkey_env.games import game_names, game_spec, make  # noqa: E402  (after the compilation cache is on)
 from monkey_env.monkey_palace.actions import ActionLayout, Phase  # noqa: E402  (after the compilation cache is on)
-from monkey_env.monkey_palace.config import ConfigError  # noqa: E402  (after the compilation cache is on)
 from monkey_env.monkey_palace.engine import Game, IllegalActionError, SaveFileError  # noqa: E402  (after the compilation cache is on)
 from monkey_env.monkey_palace.game_data import GameData, load_game_data  # noqa: E402  (after the compilation cache is on)
 from monkey_env.monkey_palace.options import GameOptions  # noqa: E402  (after the compilation cache is on)

@@ -11,11 +11,11 @@ import jax
 import numpy as np
 import pytest
 
+from monkey_env.core.config_loading import default_config_dir
 from monkey_env.forbidden_city.game_data import load_game_data
 from monkey_env.forbidden_city.jaxgame.env import JaxGame
 from monkey_env.forbidden_city.jaxgame.parity import differential_batch, running_totals_agree
 from monkey_env.forbidden_city.options import ForbiddenCityOptions
-from monkey_env.monkey_palace.config import default_config_dir
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,9 @@ import pytest
 
 import monkey_env
 from monkey_env import Game
+from monkey_env.core.config_loading import default_config_dir
 from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
 from monkey_env.core.outcome import places, win_shares, winners
-from monkey_env.monkey_palace.config import default_config_dir
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
 from monkey_env.monkey_palace.options import GameOptions

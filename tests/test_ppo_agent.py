@@ -10,7 +10,7 @@ import pytest
 from monkey_env.agents.ppo import PPOAgent, policy_kwargs
 from monkey_env.apps.evaluate import evaluate, seat_agents
 from monkey_env.apps.train import TrainConfig, load_config, train
-from monkey_env.monkey_palace.config import ConfigError
+from monkey_env.core.config_loading import ConfigError
 from monkey_env.monkey_palace.engine import Game
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game

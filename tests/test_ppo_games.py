@@ -16,7 +16,7 @@ from monkey_env.agents.ppo_games import POLICY_GAMES, policy_game
 from monkey_env.agents.ppo_jax import JAX_PPO_GAMES, CheckpointError, JaxPPOAgent, default_checkpoint, save_checkpoint
 from monkey_env.apps.jax_trainer import JaxTrainConfig, make_train
 from monkey_env.apps.train import load_config
-from monkey_env.monkey_palace.config import ConfigError
+from monkey_env.core.config_loading import ConfigError
 
 NETWORKS = {"shadow_theater": dict(hidden=8, greedy_inputs=0),
             "forbidden_city": dict(width=4, hidden=8, blocks=1, greedy_inputs=0, majority_inputs=1)}

@@ -22,12 +22,12 @@ from monkey_env.apps.cli_edges import (
     check_values,
     ctrl_c_deferred,
 )
+from monkey_env.core.config_loading import ConfigError
 from monkey_env.core.jax_cache import enable_compilation_cache
 from monkey_env.core.options import OptionsError, add_option_flags, options_from_args
+from monkey_env.core.protocol import SaveFileError
 from monkey_env.core.provenance import load_average, provenance, set_command, shipped_checkpoints
 from monkey_env.games import DEFAULT_GAME, game_names, game_spec
-from monkey_env.monkey_palace.config import ConfigError
-from monkey_env.monkey_palace.engine import SaveFileError
 
 # Further subcommands, each in its own module with a register(subparsers) function.
 COMMAND_MODULES: list[str] = ["monkey_env.apps.arena.cli", "monkey_env.apps.play", "monkey_env.apps.balance.cli",

@@ -31,7 +31,7 @@ import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from monkey_env.monkey_palace.config import ConfigError
+from monkey_env.core.config_loading import ConfigError
 from monkey_env.monkey_palace.options import GameOptions
 
 

@@ -24,6 +24,10 @@ import numpy as np
 ILLEGAL_PENALTY = -10.0
 
 
+class SaveFileError(ValueError):
+    """A save or record file of any game that cannot be read back; the message says what is wrong."""
+
+
 @runtime_checkable
 class ReferenceGame(Protocol):
     """One game on the reference engine. Actions are indices of one flat action space."""

@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from monkey_env.core.config_loading import ConfigError, default_config_dir, load_yaml_model
 from monkey_env.forbidden_city.geometry import (
     COLOURS,
     DIAGONALS,
@@ -31,7 +32,6 @@ from monkey_env.forbidden_city.geometry import (
     opposite,
     rotate,
 )
-from monkey_env.monkey_palace.config import ConfigError, default_config_dir, load_yaml_model
 
 START_SIDES = ("beginner", "advanced")
 PLAYER_COLOURS = ("red", "blue", "yellow", "purple")

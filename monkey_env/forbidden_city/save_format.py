@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from monkey_env.core.options import describe
+from monkey_env.core.protocol import SaveFileError
 from monkey_env.forbidden_city.options import ForbiddenCityOptions
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def _validated(model: type[BaseModel], d: dict) -> BaseModel:
     try:
         return model.model_validate(d)
     except ValidationError as e:
-        raise ValueError(f"not a Forbidden City {'save' if model is SaveModel else 'record'}: {describe(e)}") from None
+        raise SaveFileError(f"not a Forbidden City {'save' if model is SaveModel else 'record'}: {describe(e)}") from None
 
 
 def replay_record(record: dict) -> Game:
@@ -82,16 +83,16 @@ def replay_record(record: dict) -> Game:
         record = {k: v for k, v in record.items() if k not in position}
     rec = _validated(RecordModel, record)
     if rec.game != GAME_NAME:
-        raise ValueError(f"a record of {rec.game!r}, not of {GAME_NAME!r}")
+        raise SaveFileError(f"a record of {rec.game!r}, not of {GAME_NAME!r}")
     game = Game(rec.options, deal=rec.deal)
     if game.data.fingerprint != rec.fingerprint:
-        raise ValueError(f"the record was made with other game data (fingerprint {rec.fingerprint}, "
+        raise SaveFileError(f"the record was made with other game data (fingerprint {rec.fingerprint}, "
                          f"these configs {game.data.fingerprint})")
     for i, action in enumerate(rec.actions):
         try:
             game.apply(action)
         except ValueError as e:
-            raise ValueError(f"action {i} of the record: {e}") from None
+            raise SaveFileError(f"action {i} of the record: {e}") from None
     return game
 
 
@@ -102,6 +103,6 @@ def game_from_dict(d: dict) -> Game:
     actual = _position(game)
     for key, value in stored.items():
         if actual[key] != value:
-            raise ValueError(f"the save's {key} does not follow from its deal and actions "
+            raise SaveFileError(f"the save's {key} does not follow from its deal and actions "
                              f"(stored {value!r}, replayed {actual[key]!r})")
     return game

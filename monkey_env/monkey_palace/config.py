@@ -8,13 +8,12 @@ problem, never a traceback from deep inside.
 
 from __future__ import annotations
 
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
+from monkey_env.core.config_loading import ConfigError, StrictModel, default_config_dir, load_yaml_model
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, CORNER_CELLS, HEADING_NAMES, heading_step
 
 PILE_IDS = (
@@ -27,15 +26,7 @@ MAP_CHARS = "ldgw#C"
 START_STAIRCASE_LENGTH = 7  # arch, arch sharing a leg, brick under the far leg: 7 studs in a line
 
 
-class ConfigError(ValueError):
-    """A game-data file is missing or malformed; the message names file, field and problem."""
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Elements(_Strict):
+class Elements(StrictModel):
     arches: int = Field(ge=0)
     bricks: int = Field(ge=0)
     columns: int = Field(ge=0)
@@ -44,25 +35,25 @@ class Elements(_Strict):
         return self.arches + self.bricks + self.columns
 
 
-class Decorations(_Strict):
+class Decorations(StrictModel):
     light: int | None = Field(default=None, ge=0)
     dark: int | None = Field(default=None, ge=0)
     gold: int | None = Field(default=None, ge=0)
 
 
-class Bonus(_Strict):
+class Bonus(StrictModel):
     cards: int = Field(ge=0)
     points: int
     min_stack: int = Field(ge=1)
 
 
-class Trophies(_Strict):
+class Trophies(StrictModel):
     monkey: int
     butterfly: int
     frog: int
 
 
-class TrayConfig(_Strict):
+class TrayConfig(StrictModel):
     elements: Elements
     column_units: int = Field(ge=1)
     decorations: Decorations = Decorations()
@@ -87,13 +78,13 @@ class TrayConfig(_Strict):
 InstantIcon = Literal["arch", "brick", "column", "arch_or_brick"]
 
 
-class Card(_Strict):
+class Card(StrictModel):
     bananas: int
     instant: list[InstantIcon] = []
     recurring: Elements = Elements(arches=0, bricks=0, columns=0)
 
 
-class Pile(_Strict):
+class Pile(StrictModel):
     id: str
     cost: int = Field(ge=1)
     colour: Literal["multi", "light", "dark", "gold"]
@@ -110,7 +101,7 @@ class Pile(_Strict):
         return self
 
 
-class CardsConfig(_Strict):
+class CardsConfig(StrictModel):
     piles: list[Pile]
 
     @model_validator(mode="after")
@@ -126,7 +117,7 @@ class CardsConfig(_Strict):
         return [by_id[i] for i in PILE_IDS]
 
 
-class Board(_Strict):
+class Board(StrictModel):
     seat: int = Field(ge=1, le=4)
     starting: Elements
     recurring: Elements
@@ -140,7 +131,7 @@ class Board(_Strict):
         return v
 
 
-class BoardsConfig(_Strict):
+class BoardsConfig(StrictModel):
     slots: int = Field(ge=1)
     boards: list[Board]
 
@@ -151,12 +142,12 @@ class BoardsConfig(_Strict):
         return self
 
 
-class Start(_Strict):
+class Start(StrictModel):
     anchor: tuple[int, int]
     heading: Literal["N", "E", "S", "W"]
 
 
-class MapConfig(_Strict):
+class MapConfig(StrictModel):
     name: str
     description: str
     start: Start
@@ -197,7 +188,7 @@ class MapConfig(_Strict):
 Programme = Literal["straight", "single_turn", "zigzag", "spiral"]
 
 
-class CatalogueConfig(_Strict):
+class CatalogueConfig(StrictModel):
     headings: list[Literal["N", "E", "S", "W"]] = Field(min_length=1)
     bases: list[int] = Field(min_length=1)
     max_arches: int = Field(ge=1, le=8)
@@ -220,38 +211,6 @@ class CatalogueConfig(_Strict):
 
 
 # --------------------------------------------------------------------------- loading
-
-def default_config_dir() -> Path:
-    """The configs shipped with the package (the repository's configs/ folder)."""
-    return Path(str(resources.files("monkey_env.configs")))
-
-
-def _describe(err: ValidationError) -> str:
-    parts = []
-    for e in err.errors():
-        where = ".".join(str(p) for p in e["loc"]) or "(top level)"
-        parts.append(f"{where}: {e['msg']}")
-    return "; ".join(parts)
-
-
-def load_yaml_model(path: Path, model: type[BaseModel]) -> BaseModel:
-    """Parse one YAML file into ``model``; every failure is a ConfigError naming the file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read the file ({e.strerror})") from None
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{path}: not valid YAML: {e}") from None
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: expected a mapping of fields at the top level, got {type(raw).__name__}")
-    try:
-        return model.model_validate(raw)
-    except ValidationError as e:
-        raise ConfigError(f"{path}: {_describe(e)}") from None
-
 
 def load_tray(path: Path | None = None) -> TrayConfig:
     return load_yaml_model(path or default_config_dir() / "tray.yaml", TrayConfig)

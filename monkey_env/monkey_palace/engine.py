@@ -18,6 +18,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from monkey_env.core.outcome import places, seat_label, winners, winners_label
+from monkey_env.core.protocol import SaveFileError
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, PHASE_WORDS, ActionLayout, Phase
 from monkey_env.monkey_palace.build_legality import legal_build_matrix
 from monkey_env.monkey_palace.config import PILE_IDS, ConfigError
@@ -46,10 +47,6 @@ class IllegalActionError(ValueError):
         self.phase, self.action, self.reason = phase, action, reason
         super().__init__(f"illegal action {action} in phase {phase.name.lower()} "
                          f"({PHASE_WORDS[phase]}): {reason}")
-
-
-class SaveFileError(ValueError):
-    """A save or record file that cannot be read back; the message says what is wrong."""
 
 
 @dataclass

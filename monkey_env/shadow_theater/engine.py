@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from monkey_env.core.protocol import SaveFileError
 from monkey_env.shadow_theater.actions import (
     COLLECT,
     DRAFT,
@@ -47,10 +48,6 @@ MONKEYS, JADE, PEACHES = 0, 1, 2      # indices into RESOURCES
 
 class IllegalActionError(ValueError):
     """An action the rules do not allow now; the message says why. The game is unchanged."""
-
-
-class SaveFileError(ValueError):
-    """A save or record that cannot be loaded; the message says why."""
 
 
 def deal_rounds(seed: int, rounds: int = MAX_ROUNDS, n_cards: int = N_CARDS, n_scrolls: int = 10) -> dict:

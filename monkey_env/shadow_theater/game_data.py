@@ -12,12 +12,12 @@ import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, model_validator
+
+from monkey_env.core.config_loading import ConfigError, StrictModel, default_config_dir, read_yaml_model
 
 LOCATIONS = ("lair", "palace", "garden")
 LOCATION_NAMES = {"lair": "the Dragon's Lair", "palace": "the Emperor's Palace", "garden": "the Celestial Garden"}
@@ -26,15 +26,7 @@ CARD_EFFECTS = ("gain", "steal", "move_king", "recall", "treasure")
 SCROLL_EFFECTS = ("place_bonus", "feed", "jade_set", "start", "card_points", "jade_majority")
 
 
-class ConfigError(ValueError):
-    """A game-data file is missing or malformed; the message names file, field and problem."""
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Scoring(_Strict):
+class Scoring(StrictModel):
     monkeys_fed_per_peach: int = Field(ge=0)
     points_per_fed_monkey: int = Field(ge=0)
     points_per_card: int = Field(ge=0)
@@ -43,13 +35,13 @@ class Scoring(_Strict):
     jade_majority_points: int = Field(ge=0)
 
 
-class PlaceEffects(_Strict):
+class PlaceEffects(StrictModel):
     lair: dict[Literal["cards"], int]
     palace: dict[Literal["jade", "monkeys"], int]
     garden: dict[Literal["peaches", "move_king"], int | bool]
 
 
-class GameFile(_Strict):
+class GameFile(StrictModel):
     locations: tuple[Literal["lair"], Literal["palace"], Literal["garden"]]
     spaces_per_location: int = Field(ge=1, le=9)
     monkeys: int = Field(ge=8, le=60)
@@ -63,7 +55,7 @@ class GameFile(_Strict):
     place_effects: PlaceEffects
 
 
-class WeaponKind(_Strict):
+class WeaponKind(StrictModel):
     name: str = Field(min_length=1)
     location: Literal["lair", "palace", "garden"]
     effect: Literal["gain", "steal", "move_king", "recall", "treasure"]
@@ -83,7 +75,7 @@ class WeaponKind(_Strict):
         return self
 
 
-class WeaponsFile(_Strict):
+class WeaponsFile(StrictModel):
     kinds: list[WeaponKind]
 
     @model_validator(mode="after")
@@ -97,7 +89,7 @@ class WeaponsFile(_Strict):
         return self
 
 
-class Scroll(_Strict):
+class Scroll(StrictModel):
     name: str = Field(min_length=1)
     effect: Literal["place_bonus", "feed", "jade_set", "start", "card_points", "jade_majority"]
     location: Literal["lair", "palace", "garden"] | None = None
@@ -115,7 +107,7 @@ class Scroll(_Strict):
         return self
 
 
-class ScrollsFile(_Strict):
+class ScrollsFile(StrictModel):
     scrolls: list[Scroll]
 
     @model_validator(mode="after")
@@ -154,24 +146,7 @@ class GameData:
 
 
 def default_dir() -> Path:
-    return Path(str(resources.files("monkey_env.configs"))) / "shadow_theater"
-
-
-def _read(path: Path, model):
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read ({e.strerror})") from None
-    try:
-        raw = yaml.safe_load(text)
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{path}: not valid YAML ({e})") from None
-    try:
-        return model.model_validate(raw), text
-    except ValidationError as e:
-        problems = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or '(top level)'}: {err['msg']}"
-                             for err in e.errors())
-        raise ConfigError(f"{path}: {problems}") from None
+    return default_config_dir() / "shadow_theater"
 
 
 DATA_FILES = ("game.yaml", "weapons.yaml", "scrolls.yaml")
@@ -195,7 +170,7 @@ def _load(config_dir: str | None) -> GameData:
         path = default_dir() / name
         if config_dir is not None and (Path(config_dir) / "shadow_theater" / name).is_file():
             path = Path(config_dir) / "shadow_theater" / name
-        parsed[name], text = _read(path, model)
+        parsed[name], text = read_yaml_model(path, model)
         texts.append(text)
     kinds = tuple(parsed["weapons.yaml"].kinds)
     cards, i = [], 0
