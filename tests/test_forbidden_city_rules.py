@@ -310,6 +310,22 @@ def test_a_save_that_disagrees_with_its_actions_is_refused():
         Game.from_dict({**g.to_dict(), "current": "x"})
 
 
+def test_a_save_of_the_old_17_by_17_table_is_refused_in_one_line(tmp_path):
+    """The table's size is part of the game data's fingerprint: a save made when the shipped
+    table was 17 x 17 (its fingerprint, same options) is refused with one line naming both
+    fingerprints, never replayed on the 27 x 27 table (its actions would mean other cells)."""
+    from monkey_env.forbidden_city.game_data import load_game_data
+
+    old = load_game_data(small_table(tmp_path)).fingerprint
+    g = play_out(new_game(players=2), seed=4)
+    assert old != g.data.fingerprint
+    with pytest.raises(ValueError) as refused:
+        Game.from_dict({**g.to_dict(), "fingerprint": old})
+    message = str(refused.value)
+    assert "\n" not in message and old in message and g.data.fingerprint in message
+    assert message.startswith("the record was made with other game data")
+
+
 # --------------------------------------------------------------------------- no table edge
 def corridor(game: Game, cells: range, y: int = 8) -> None:
     """White corridor tiles "white wowo" (open west and east) laid eastwards along row y."""
