@@ -13,12 +13,12 @@ near the greedy agent and learns what a one-turn rule cannot see.
                                                           └─▶ value
 
 **Forbidden City** (:class:`CityNet`): the observation keeps the table's geometry (30 planes of
-17×17 cells and a 45-long vector of the hand tile and the counts), and the action is a cell and
-a rotation (``(y·17 + x)·4 + turns``, then one "set aside"), so a convolutional trunk over the
+27×27 cells and a 45-long vector of the hand tile and the counts), and the action is a cell and
+a rotation (``(y·27 + x)·4 + turns``, then one "set aside"), so a convolutional trunk over the
 cells with the vector broadcast onto every cell, and a per-cell head of 4 rotation logits:
 
-    planes (17×17×30) ⊕ Dense(vector) on every cell ──3×3 conv──▶ residual 3×3 convs ──▶ t (17×17×W)
-    cell logits     = 1×1 conv of [t, Dense(vector)] → 4 rotations per cell      (17·17·4)
+    planes (27×27×30) ⊕ Dense(vector) on every cell ──3×3 conv──▶ residual 3×3 convs ──▶ t (27×27×W)
+    cell logits     = 1×1 conv of [t, Dense(vector)] → 4 rotations per cell      (27·27·4)
     set-aside logit = Dense over the pooled trunk and the vector                  (1)
     value           = MLP over [mean- and max-pooled t, vector]                   ()
 """

@@ -19,7 +19,7 @@ a batched greedy trains through the same machinery by adding a class here.
 - **The Shadow Theater**: an MLP (game_networks.FlatNet) over the observation, greedy's one-turn
   values as per-action inputs; the score is Lanterns × LANTERN_POINTS + the round's points as
   they stand (the shaping: a round's points change each step, a Lantern at the round's end).
-- **Forbidden City**: a convolutional net (game_networks.CityNet) over the 17×17 cells with a
+- **Forbidden City**: a convolutional net (game_networks.CityNet) over the 27×27 cells with a
   per-cell × rotation head; greedy's values as inputs only if ``greedy_inputs: 1`` (they cost a
   lay and a scoring for each of 96 candidate placements), the majority potential of every
   placement (agents/forbidden_city_majority.py) if ``majority_inputs: 1``; coins.

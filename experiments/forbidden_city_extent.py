@@ -10,7 +10,9 @@ cells wide or tall. This measures, for 2, 3 and 4 players, every seat the same a
 or greedy), over the final cities (a city only grows, so its final extent is its largest):
 the columns and rows spanned, the largest distance of a tile from the start tile's middle
 cell in the edgeless plane (cells, along x or y: the grid position minus State.shift), and the
-games whose city became table_size - 1 cells wide or tall (where the edge could be met).
+games whose city became table_size - 1 cells wide or tall (where the edge could be met), and
+the games flagged edge_reached (a tile laid on the grid's border: where a fixed table of that
+size would have ended; the city then moved).
 The provable bound: a game lays at most T = players * tiles per stack tiles, each widening
 the city by one cell on one axis, so a city spans at most 3 + T cells (start tile 3 x 3).
 """
@@ -52,6 +54,7 @@ def play(jg, agent, players: int, seeds: np.ndarray, key: int) -> dict:
     dy = np.abs(ys[None] - shift[:, 1, None, None] - middle)
     far = np.where(occ, np.maximum(dx, dy), 0).max((1, 2))
     return {"cols": span(cols), "rows": span(rows), "distance": far, "illegal": np.asarray(states.illegal),
+            "edge_reached": np.asarray(states.edge_reached),
             "laid": occ.sum((1, 2)) - jg.static.n_start}
 
 
@@ -64,6 +67,7 @@ def summary(parts: list[dict], size: int) -> dict:
             "span_percentiles": {str(q): float(np.percentile(wide, q)) for q in (50, 90, 99, 99.9)},
             "largest_distance_from_centre": int(a["distance"].max()),
             "games_spanning_size_minus_1_or_more": int((wide >= size - 1).sum()),
+            "games_edge_reached": int(a["edge_reached"].sum()),
             "span_histogram": {str(int(v)): int(c) for v, c in zip(*np.unique(wide, return_counts=True))},
             "largest_tiles_laid": int(a["laid"].max()), "illegal_games": int(a["illegal"].sum())}
 
@@ -94,7 +98,8 @@ def main() -> int:
         "dirty": bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
                                      capture_output=True, text=True).stdout.strip()),
         "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "load_at_start": os.getloadavg()},
+        "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "load_at_start": os.getloadavg(),
+                    "jax_devices": [str(d) for d in __import__("jax").devices()]},
         "table_size": size, "edge_met_at_span": size - 1,
         "bound": {str(p): {"tiles_laid_at_most": p * data.stack_size(p), "span_at_most": 3 + p * data.stack_size(p)}
                   for p in args.players},
@@ -114,14 +119,22 @@ def main() -> int:
             report["results"][f"{players}p_{name}"] = row
             print(f"{players} players, {name}: largest span {row['largest_span']} (cols {row['largest_cols']}, "
                   f"rows {row['largest_rows']}), farthest {row['largest_distance_from_centre']} from the centre, "
-                  f"{row['games_spanning_size_minus_1_or_more']} of {row['games']} games >= {size - 1} wide", flush=True)
+                  f"{row['games_spanning_size_minus_1_or_more']} of {row['games']} games >= {size - 1} wide, "
+                  f"{row['games_edge_reached']} flagged edge_reached", flush=True)
+            write(report, args.out, t0, complete=False)        # after every row: a stopped run keeps its rows
+    write(report, args.out, t0, complete=True)
+    return 0
+
+
+def write(report: dict, out: str, t0: float, complete: bool) -> None:
     report["seconds"] = round(time.perf_counter() - t0, 1)
+    report["complete"] = complete
     report["machine"]["load_at_end"] = os.getloadavg()
     report["stays_inside_the_grid_without_meeting_the_edge"] = all(
         r["games_spanning_size_minus_1_or_more"] == 0 for r in report["results"].values())
-    with open(args.out, "w") as f:
+    report["games_edge_reached"] = sum(r["games_edge_reached"] for r in report["results"].values())
+    with open(out, "w") as f:
         json.dump(report, f, indent=1)
-    return 0
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ def test_each_seat_sees_its_own_hand_and_not_the_others(jg):
 def test_the_gymnasium_view_is_registered_and_plays_to_the_end():
     env = gymnasium.make("ForbiddenCity-v0", players=2, opponents="random")
     obs, info = env.reset(seed=1)
-    assert obs["planes"].shape == (30, 17, 17) and obs["vector"].shape == (45,)
+    assert obs["planes"].shape == (30, 27, 27) and obs["vector"].shape == (45,)
     total, done = 0.0, False
     while not done:
         legal = np.flatnonzero(env.unwrapped.action_masks())
@@ -55,7 +55,7 @@ def test_the_vec_env_restarts_finished_games_and_reports_episodes(jg):
 
     venv = ForbiddenCityVecEnv(4, players=2, opponents="random", seed=0, learner_seat=0)
     obs = venv.reset()
-    assert obs["planes"].shape == (4, 30, 17, 17)
+    assert obs["planes"].shape == (4, 30, 27, 27)
     episodes = []
     for _ in range(40):
         masks = venv.action_masks()

@@ -1,12 +1,16 @@
 """Forbidden City's rules, one scripted scenario each, on the reference engine; the seed's four
 worked scoring examples (11, 12 + 6, 3 + 3, 15 coins) among them.
 
-Coordinates are (x, y) on the 17 x 17 table, y growing southwards; the start tile's cells are
-(7..9, 7..9) with the Imperial Palace at (8, 8). Beginner side: gardens in the corners, a pink
+Coordinates (x, y) are written as on a 17 x 17 table, y growing southwards: the start tile's cells
+are (7..9, 7..9) with the Imperial Palace at (8, 8). The helpers (lay, close_with, xy) move them
+by OFFSET onto the shipped table (27 x 27: the start tile at 12..14), so a scenario reads the same
+whatever the table's size. Beginner side: gardens in the corners, a pink
 cell north of the palace (8, 7), green west (7, 8), white east (9, 8), green south (8, 9), each
 open away from the palace and open towards the palace's door.
 A tile is written "colour NESW" (o open, w wall, d door), e.g. "pink wdod".
 """
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +23,13 @@ from monkey_env.forbidden_city.options import ForbiddenCityOptions
 from monkey_env.forbidden_city.scoring import payout
 
 RED, BLUE, YELLOW, PURPLE = 0, 1, 2, 3     # seats of a 4-player game (table.yaml's seat colours)
+SIZE = ForbiddenCityOptions().game_data().size
+OFFSET = (SIZE - 17) // 2                   # the scenarios' coordinates are written as on a 17 x 17 table
+
+
+def xy(x: int, y: int) -> tuple[int, int]:
+    """A scenario's (x, y) (as on a 17 x 17 table) on the shipped table."""
+    return x + OFFSET, y + OFFSET
 
 
 def face(text: str, advisors: int = 0, dragon: int = 0, diagonal: str = "none", part: int = 0) -> TileFace:
@@ -36,6 +47,7 @@ def new_game(players: int = 4, **options) -> Game:
 def lay(game: Game, x: int, y: int, text: str, owner: int = RED, **kw) -> None:
     """Lay a tile by the placement rules (asserting it is allowed), without scoring."""
     f = face(text, **kw)
+    x, y = xy(x, y)
     assert game.city.placement_problem(f, x, y) is None, game.city.placement_problem(f, x, y)
     game.city.lay(x, y, Laid(f, owner, 0, 0))
 
@@ -157,18 +169,18 @@ def test_a_diagonal_tile_counts_for_the_room_on_each_side():
     # room, its pink part (south, west) closes the start's pink room.
     coins = close_with(g, 8, 6, "green/pink woow", owner=BLUE, advisors=1, diagonal="nw-se", part=1)
     assert coins == [0, 2 + 1, 0, 0]           # the start cell and the diagonal tile, + the palace
-    pink = next(r for r in g.rooms() if (8, 7) in g.city.cells_of(r))
-    green = next(r for r in g.rooms() if (9, 6) in g.city.cells_of(r))
-    assert pink != green and (8, 6) in g.city.cells_of(pink) and (8, 6) in g.city.cells_of(green)
+    pink = next(r for r in g.rooms() if xy(8, 7) in g.city.cells_of(r))
+    green = next(r for r in g.rooms() if xy(9, 6) in g.city.cells_of(r))
+    assert pink != green and xy(8, 6) in g.city.cells_of(pink) and xy(8, 6) in g.city.cells_of(green)
     assert g.city.tiles(pink) == 2 and g.city.tiles(green) == 2
 
 
 def test_the_start_tiles_gardens_never_count():
     g = new_game()
     garden = next(laid.face for laid in g.city.cells.values() if COLOURS[laid.face.floors[0]] == "garden")
-    assert garden.counts is False and g.city.at(7, 7).face is garden
+    assert garden.counts is False and g.city.at(*xy(7, 7)).face is garden
     rooms = g.rooms()
-    corner = next(r for r in rooms if (7, 7) in g.city.cells_of(r))
+    corner = next(r for r in rooms if xy(7, 7) in g.city.cells_of(r))
     assert g.city.tiles(corner) == 0 and g.city.is_closed(corner)
 
 
@@ -186,18 +198,18 @@ def test_a_room_without_advisors_pays_nobody_and_a_closed_room_is_paid_once():
 # --------------------------------------------------------------------------- placement
 def test_a_tile_must_touch_another_tile():
     g = new_game()
-    assert "touches no tile" in g.city.placement_problem(face("pink oooo"), 3, 3)
-    assert "already holds" in g.city.placement_problem(face("pink oooo"), 8, 8)
+    assert "touches no tile" in g.city.placement_problem(face("pink oooo"), *xy(3, 3))
+    assert "already holds" in g.city.placement_problem(face("pink oooo"), *xy(8, 8))
 
 
 def test_different_colours_may_meet_only_across_a_wall():
     g = new_game()   # (8, 7) is the start's pink cell, open to the north
-    assert "join the pink room" in g.city.placement_problem(face("green oooo"), 8, 6)
-    assert g.city.placement_problem(face("green oowo"), 8, 6) is None      # its own wall between
-    assert g.city.placement_problem(face("pink oooo"), 8, 6) is None       # same colour
-    assert g.city.placement_problem(face("green oooo"), 7, 6) is None      # beside a garden's walls
+    assert "join the pink room" in g.city.placement_problem(face("green oooo"), *xy(8, 6))
+    assert g.city.placement_problem(face("green oowo"), *xy(8, 6)) is None      # its own wall between
+    assert g.city.placement_problem(face("pink oooo"), *xy(8, 6)) is None       # same colour
+    assert g.city.placement_problem(face("green oooo"), *xy(7, 6)) is None      # beside a garden's walls
     lay(g, 8, 6, "pink oooo")
-    assert "join" in g.city.placement_problem(face("white oooo"), 9, 6)    # joins pink (8, 6) openly
+    assert "join" in g.city.placement_problem(face("white oooo"), *xy(9, 6))    # joins pink (8, 6) openly
 
 
 def test_explain_names_the_rule_and_an_illegal_action_changes_nothing():
@@ -298,6 +310,22 @@ def test_a_save_that_disagrees_with_its_actions_is_refused():
         Game.from_dict({**g.to_dict(), "current": "x"})
 
 
+def test_a_save_of_the_old_17_by_17_table_is_refused_in_one_line(tmp_path):
+    """The table's size is part of the game data's fingerprint: a save made when the shipped
+    table was 17 x 17 (its fingerprint, same options) is refused with one line naming both
+    fingerprints, never replayed on the 27 x 27 table (its actions would mean other cells)."""
+    from monkey_env.forbidden_city.game_data import load_game_data
+
+    old = load_game_data(small_table(tmp_path)).fingerprint
+    g = play_out(new_game(players=2), seed=4)
+    assert old != g.data.fingerprint
+    with pytest.raises(ValueError) as refused:
+        Game.from_dict({**g.to_dict(), "fingerprint": old})
+    message = str(refused.value)
+    assert "\n" not in message and old in message and g.data.fingerprint in message
+    assert message.startswith("the record was made with other game data")
+
+
 # --------------------------------------------------------------------------- no table edge
 def corridor(game: Game, cells: range, y: int = 8) -> None:
     """White corridor tiles "white wowo" (open west and east) laid eastwards along row y."""
@@ -305,33 +333,99 @@ def corridor(game: Game, cells: range, y: int = 8) -> None:
         lay(game, x, y, "white wowo")
 
 
-def test_a_room_that_reaches_the_old_edge_is_moved_back_and_closed_by_a_further_tile():
-    """The start's white cell (9, 8) runs east, open, to column 16, the old 17 x 17 table's edge:
-    on the table with an edge it could never close. A tile on the border moves the whole city one
-    cell away from it, so the next tile closes the room in column 16 and it scores: 8 corridor
-    cells + the start cell + the closing tile (9) + the palace its door links (1) = 10 coins."""
+def small_table(tmp_path, size: int = 17) -> str:
+    """A config folder with the shipped game data on a size x size table (the recentring is met
+    in random games only on a small table)."""
+    import shutil
+
+    root = tmp_path / "configs"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "configs" / "forbidden_city",
+                    root / "forbidden_city")
+    table = root / "forbidden_city" / "table.yaml"
+    table.write_text(table.read_text().replace(f"table_size: {SIZE}", f"table_size: {size}"))
+    return str(root)
+
+
+def test_a_room_beyond_the_old_17_by_17_edge_is_laid_closed_and_scored():
+    """The start's white cell (9, 8) runs east, open, to column 19 (written as on the old 17 x 17
+    table, whose last column was 16: the room could never have closed there). On the 27 x 27
+    table it is an ordinary room, the city never touches the border, and a tile at column 20
+    closes it: 10 corridor cells + the start cell + the closing tile (12) + the palace its door
+    links (1) = 13 coins."""
     g = new_game()
-    corridor(g, range(10, 17))                          # (10..16, 8): the last one on the old edge
-    white = next(r for r in g.rooms() if (16, 8) in g.city.cells_of(r))
-    assert not g.city.inside(17, 8) and g.city.open_sides(white) == 1
+    corridor(g, range(10, 20))                          # (10..19, 8): three columns past the old edge
+    east = xy(19, 8)
+    assert east[0] - xy(8, 8)[0] == 11 > 8             # 11 cells east of the palace; the old edge was 8
+    white = next(r for r in g.rooms() if east in g.city.cells_of(r))
+    assert g.city.open_sides(white) == 1 and not g.city.is_closed(white)
     g.recentre()                                        # what apply does after every laid tile
-    assert g.shift == (-1, 0)                           # x 7..16 moves to 6..15
-    assert min(x for x, _ in g.city.cells) == 6 and max(x for x, _ in g.city.cells) == 15
-    assert g.city.at(7, 8).face.floors[0] == COLOURS.index("palace")
-    assert g.closed_room_ids() == {r.id for r in g.rooms() if g.city.is_closed(r)}   # ids moved too
-    coins = close_with(g, 16, 8, "white wwwo", owner=BLUE, advisors=1)
-    assert coins == [0, 10, 0, 0]
+    assert g.shift == (0, 0) and not g.edge_reached     # far from the 27 x 27 border
+    coins = close_with(g, 20, 8, "white wwwo", owner=BLUE, advisors=1)
+    assert coins == [0, 13, 0, 0]
     scored, = g.last_scores
-    assert g.city.tiles(scored.room) == 9 and [v for _, v in scored.linked] == [1]
+    assert g.city.tiles(scored.room) == 12 and [v for _, v in scored.linked] == [1]
 
 
-def test_recentring_through_apply_keeps_ids_scores_and_saves_consistent():
-    """Random 4-player games through apply: the city is moved when it touches the border, the
-    closed rooms' ids move with it, and a save replays to the same position."""
+def test_a_room_west_of_the_old_edge_closes_too():
+    """The same westwards along row 8 from the start's green cell (7, 8): green corridor to
+    column -3 (three columns west of the old table's column 0), closed at -4: 10 corridor cells +
+    the start cell + the closing tile (12) + the palace (1) = 13 coins, paid to the advisors."""
+    g = new_game()
+    for x in range(6, -4, -1):
+        lay(g, x, 8, "green wowo")
+    assert xy(-3, 8)[0] >= 1                            # on the 27 x 27 table, not on its border
+    coins = close_with(g, -4, 8, "green woww", owner=YELLOW, advisors=2)
+    assert coins == [0, 0, 13, 0] and not g.edge_reached
+
+
+def lay_eastwards(g: Game) -> int:
+    """Apply the legal action farthest east (then the first); the column it laid the tile in."""
+    legal = np.flatnonzero(g.legal_mask())
+    cells = [g.layout.decode(int(a)) if a != g.layout.set_aside else (-1, 0, 0) for a in legal]
+    best = int(legal[max(range(len(legal)), key=lambda i: cells[i][0])])
+    g.apply(best)
+    return g.layout.decode(best)[0]
+
+
+def test_the_edge_flag_is_set_when_a_tile_is_laid_on_the_border_on_both_engines():
+    """Players who always lay farthest east reach the 27 x 27 grid's east border; the game is
+    flagged (edge_reached, in stats()) from that tile on, not before, and the JAX engine, replaying
+    the same decisions, agrees (State.edge_reached, batch_stats)."""
+    import jax
+
+    from monkey_env.agents.ppo_games import policy_game
+
+    g = new_game(players=4)
+    pg = policy_game("forbidden_city")
+    flags = []
+    while True:
+        x = lay_eastwards(g)
+        flags.append(g.edge_reached)
+        if x == SIZE - 1:
+            break
+        assert not g.edge_reached and int(g.stats()["edge_reached"]) == 0
+    assert g.edge_reached and int(g.stats()["edge_reached"]) == 1
+    assert g.shift == (-1, 0)                           # the city moved off the border
+    state = pg.state_of(g)
+    assert bool(state.edge_reached)
+    batch = jax.tree_util.tree_map(lambda v: np.asarray(v)[None], state)
+    assert int(np.asarray(pg.engine.batch_stats(batch)["edge_reached"])[0]) == 1
+    lay_eastwards(g)                                    # the flag stays
+    assert g.edge_reached
+    before = jax.tree_util.tree_map(lambda v: np.asarray(v)[None], pg.state_of(new_game(players=4)))
+    assert int(np.asarray(pg.engine.batch_stats(before)["edge_reached"])[0]) == 0
+
+
+def test_recentring_through_apply_keeps_ids_scores_and_saves_consistent(tmp_path):
+    """Random 4-player games through apply on a 17 x 17 table (where random cities reach the
+    border): the city is moved when it touches the border, the game is flagged, the closed
+    rooms' ids move with it, and a save replays to the same position."""
+    config = small_table(tmp_path)
     moved = 0
     for seed in range(3):
-        g = play_out(Game(ForbiddenCityOptions(players=4, seed=seed)), seed=seed)
+        g = play_out(Game(ForbiddenCityOptions(players=4, seed=seed, config_dir=config)), seed=seed)
         moved += g.shift != (0, 0)
+        assert g.edge_reached or g.shift == (0, 0)     # a move needs a tile on the border
         closed = {r.id for r in g.rooms() if g.city.is_closed(r)}
         assert g.closed_room_ids() <= closed
         assert Game.from_dict(g.to_dict()).to_dict() == g.to_dict()
@@ -345,36 +439,43 @@ def test_the_city_never_leaves_the_table_and_meets_the_edge_only_when_it_spans_i
     city size - 1 wide meets the edge, on one side (docs/games/forbidden_city.md, "The table")."""
     g = new_game()
     size = g.data.size
+    origin = g.data.start_origin("beginner")
+    row = origin + 1
     while True:
         xs = [x for x, _ in g.city.cells]
         span = max(xs) - min(xs) + 1
-        east = max(x for (x, y) in g.city.cells if y == 8)
+        east = max(x for (x, y) in g.city.cells if y == row)
         assert all(g.city.inside(x, y) for x, y in g.city.cells)
         if span <= size - 2:
-            assert g.city.inside(east + 1, 8) and g.city.inside(min(xs) - 1, 8)
-        if not g.city.inside(east + 1, 8):
+            assert g.city.inside(east + 1, row) and g.city.inside(min(xs) - 1, row)
+        if not g.city.inside(east + 1, row):
             break
-        lay(g, east + 1, 8, "white wowo")
+        lay(g, east + 1 - OFFSET, row - OFFSET, "white wowo")
         g.recentre()
-    assert span == size - 1 and g.shift == (-(size - 1 - 10), 0)   # moved west once per tile past x = 16
+    assert span == size - 1 and g.shift == (-(origin - 1), 0)   # moved west once per tile past the border
 
 
-def test_the_rooms_scored_count_where_the_city_has_moved():
+def test_the_rooms_scored_count_where_the_city_has_moved(tmp_path):
     """stats() counts the rooms closed during play as the JAX engine's batch_stats does (the rooms
     closed at set-up are not scored); it once looked the start tile's rooms up where they began,
-    a KeyError at the end of a game whose city had moved."""
+    a KeyError at the end of a game whose city had moved. On a 17 x 17 table, where random cities
+    move; the edge flag agrees too."""
     import jax
 
     from monkey_env.agents.ppo_games import policy_game
+    from monkey_env.forbidden_city.jaxgame.env import JaxGame
 
-    pg = policy_game("forbidden_city")
+    config = small_table(tmp_path)
+    pg = policy_game("forbidden_city", engine=JaxGame(ForbiddenCityOptions(config_dir=config)))
     moved = 0
     for seed in range(6):
-        game = Game(ForbiddenCityOptions(seed=seed, players=2 + seed % 3))
+        game = Game(ForbiddenCityOptions(seed=seed, players=2 + seed % 3, config_dir=config))
         rng = np.random.default_rng(seed)
         while not game.game_over:
             game.apply(int(rng.choice(np.flatnonzero(game.legal_mask()))))
         moved += game.shift != (0, 0)
         state = jax.tree_util.tree_map(lambda x: np.asarray(x)[None], pg.state_of(game))
-        assert int(game.stats()["rooms_scored"]) == int(np.asarray(pg.engine.batch_stats(state)["rooms_scored"])[0])
+        stats = pg.engine.batch_stats(state)
+        assert int(game.stats()["rooms_scored"]) == int(np.asarray(stats["rooms_scored"])[0])
+        assert int(game.stats()["edge_reached"]) == int(np.asarray(stats["edge_reached"])[0])
     assert moved >= 2

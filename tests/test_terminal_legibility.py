@@ -204,14 +204,14 @@ def test_the_first_screen_numbers_21_placements(tmp_path):
     first, _ = first_screen_and_after(out.getvalue())
     numbered = re.findall(r"^\s+(\d+)\. lay at", first, re.M)
     assert numbered == [str(i) for i in range(1, 22)]
-    assert "lay at (7, 6) turned 0° or 180° (the same placement): walls N S" in first
+    assert "lay at (12, 11) turned 0° or 180° (the same placement): walls N S" in first
 
 
 @pytest.mark.parametrize("answers, played", [
-    ("7 6 270\n", (7, 6, 1)),            # the group 90°/270° plays its lowest action, 90°
-    ("7 6 180\n", (7, 6, 0)),
-    ("(8, 6)\n", (8, 6, 0)),             # one placement left at (8, 6): x y is enough
-    ("3\n", (8, 6, 0)),                  # the number still works
+    ("12 11 270\n", (12, 11, 1)),         # the group 90°/270° plays its lowest action, 90°
+    ("12 11 180\n", (12, 11, 0)),
+    ("(13, 11)\n", (13, 11, 0)),          # one placement left at (13, 11): x y is enough
+    ("3\n", (13, 11, 0)),                 # the number still works
 ])
 def test_coordinates_are_accepted(tmp_path, answers, played):
     session, _ = city_session(tmp_path, answers)
@@ -220,20 +220,20 @@ def test_coordinates_are_accepted(tmp_path, answers, played):
 
 
 @pytest.mark.parametrize("answer, words", [
-    ("7 6", "at (7, 6) the tile fits 2 ways (turned 0° or 180°; turned 90° or 270°): add the rotation"),
-    ("8 6 90", "turned 90° the tile cannot go at (8, 6)"),
-    ("7 6 45", "45 is not a rotation"),
-    ("8 8 0", "(8, 8) already holds a tile"),
+    ("12 11", "at (12, 11) the tile fits 2 ways (turned 0° or 180°; turned 90° or 270°): add the rotation"),
+    ("13 11 90", "turned 90° the tile cannot go at (13, 11)"),
+    ("12 11 45", "45 is not a rotation"),
+    ("13 13 0", "(13, 13) already holds a tile"),
     ("3 3", "touches no tile"),
     ("40 2", "off the table"),
     ("banana", "type a number from 1 to 21, or x y rotation"),
 ])
 def test_a_wrong_coordinate_is_explained_and_asked_again(tmp_path, answer, words):
-    session, out = city_session(tmp_path, f"{answer}\n9 6 90\n")
+    session, out = city_session(tmp_path, f"{answer}\n14 11 90\n")
     session.run()
     after = out.getvalue().split("> ", 1)[1]
     assert words in after.splitlines()[0]
-    assert session.game.history[0] == session.game.layout.encode(9, 6, 1)
+    assert session.game.history[0] == session.game.layout.encode(14, 11, 1)
 
 
 def test_the_city_grid_uses_only_the_legends_signs_and_advisors_by_seat():

@@ -61,6 +61,10 @@ class City:
     def inside(self, x: int, y: int) -> bool:
         return 0 <= x < self.size and 0 <= y < self.size
 
+    def on_border(self, x: int, y: int) -> bool:
+        """(x, y) is on the grid's outermost row or column (Game.edge_reached)."""
+        return x in (0, self.size - 1) or y in (0, self.size - 1)
+
     def at(self, x: int, y: int) -> Laid | None:
         return self.cells.get((x, y))
 

@@ -10,8 +10,10 @@ revealed and paid for their advisors and dragons (the publisher's ending as revi
 
 The rulebook's table has no edge. The grid is finite, so after a tile is laid the whole city
 moves one cell away from the grid's border whenever a tile lies on it (``recentre``): a room
-never faces the edge unless the city is ``size - 1`` cells wide or tall. Action numbers refer to
-the grid as it is at that decision (records replay the moves too).
+never faces the edge unless the city is ``size - 1`` cells wide or tall. The grid is 27 x 27
+(``table.yaml``), wider than any measured city; a game that lays a tile on its border (where the
+city has to move) is flagged, ``edge_reached`` (in ``stats()``). Action numbers refer to the grid
+as it is at that decision (records replay the moves too).
 
 Actions: ``((y * size + x) * 4 + turns)`` lays the tile in hand at (x, y) turned ``turns``
 quarter turns clockwise; ``size * size * 4`` sets it aside (legal only when it fits nowhere).
@@ -88,6 +90,7 @@ class Game:
         self.end_coins = [0] * self.players
         self.game_over = False
         self.shift = (0, 0)                                     # (dx, dy) the city moved since set-up (recentre)
+        self.edge_reached = False                               # a tile was laid on the grid's border (lay_tile)
         self._closed = {r.id for r in self.city.rooms() if self.city.is_closed(r)}
 
     # ------------------------------------------------------------------ set-up
@@ -205,6 +208,7 @@ class Game:
     def lay_tile(self, seat: int, x: int, y: int, turns: int) -> None:
         tile = self.held[seat]
         self.city.lay(x, y, Laid(self.data.kinds[tile].face.turned(turns), seat, tile, turns))
+        self.edge_reached |= self.city.on_border(x, y)
         self.held[seat] = None
 
     def set_aside(self, seat: int) -> None:
@@ -277,7 +281,8 @@ class Game:
     def stats(self) -> dict:
         """Per-game figures for the balance lab (the JAX engine's batch_stats, one row):
         each seat's count of each tile kind among its first EARLY_TILES tiles, the coins for
-        the kept tiles, and the rooms scored."""
+        the kept tiles, the rooms scored, and whether a tile was laid on the grid's border
+        (edge_reached: 1 or 0; docs/games/forbidden_city.md, "The table")."""
         early = {f"early_{k}": np.zeros(4, np.int64) for k in TILE_FEATURES}
         for seat, stack in enumerate(self.deal):
             for t in stack[:EARLY_TILES]:
@@ -286,7 +291,8 @@ class Game:
         end = np.zeros(4, np.int64)
         end[:self.players] = self.end_coins
         start = len(Game(self.options, deal=self.deal, data=self.data)._closed)   # closed at set-up, never scored
-        return {**early, "end_coins": end, "rooms_scored": np.int64(len(self._closed) - start)}
+        return {**early, "end_coins": end, "rooms_scored": np.int64(len(self._closed) - start),
+                "edge_reached": np.int64(self.edge_reached)}
 
     def places(self) -> list[int]:
         """1 = winner: the most coins (monkey_env.core.outcome; no tie-break: ties share)."""

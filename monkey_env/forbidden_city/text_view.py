@@ -98,7 +98,7 @@ LEGEND = "\n".join((
     "  I = the Imperial Palace; ~ = a garden; --- | = a wall; -d- d = a door in a wall;",
     "  \\ / = a diagonal wall between two floors (a side left blank is open floor);",
     "  1 2 3 4 = an advisor of that seat (11: two of seat 1); D = a dragon; * = the seat to play"))
-ANSWER_HINT = "x y rotation, e.g. 7 6 90 (just x y where one rotation fits)"
+ANSWER_HINT = "x y rotation, e.g. 12 11 90 (just x y where one rotation fits)"
 
 
 def _same_face_key(face) -> tuple:

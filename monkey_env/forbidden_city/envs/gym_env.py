@@ -5,8 +5,8 @@ the other seats played by agents (monkey_env.envs.gym_view says how).
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(env.action_masks().nonzero()[0][0]))
 
-Observation ``Dict(planes=(30, 17, 17), vector=(45,))`` from the learner's seat, action
-``Discrete(1157)`` with ``action_masks()``; a step is the learner's turn and the opponents'
+Observation ``Dict(planes=(30, 27, 27), vector=(45,))`` from the learner's seat, action
+``Discrete(2917)`` with ``action_masks()``; a step is the learner's turn and the opponents'
 turns up to its next one, its reward the learner's reward over them (default: coins won).
 """
 

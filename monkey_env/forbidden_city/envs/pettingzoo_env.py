@@ -11,7 +11,7 @@
 | | |
 |---|---|
 | Agents | ``player_0`` ... ``player_{n-1}``, n = 2, 3 or 4 (``player_0`` plays first) |
-| Actions | ``Discrete(size * size * 4 + 1)`` (1157 on the 17 x 17 table) |
+| Actions | ``Discrete(size * size * 4 + 1)`` (2917 on the 27 x 27 table) |
 | Observations | ``Dict(observation=Dict(planes, vector), action_mask)`` |
 
 **Turns.** One decision per turn: lay the tile in hand. Turns go round the table.
@@ -19,10 +19,10 @@
 **Action space.** ``(y * size + x) * 4 + turns``: lay the tile at (x, y) turned ``turns`` quarter
 turns clockwise; the last action sets the tile aside, legal only when it fits nowhere.
 
-**Observation space.** ``planes`` ``(30, 17, 17)`` float32 and ``vector`` ``(45,)`` float32
+**Observation space.** ``planes`` ``(30, 27, 27)`` float32 and ``vector`` ``(45,)`` float32
 (every entry: :mod:`monkey_env.forbidden_city.jaxgame.observe`): the city, and the observer's
 own hand. Other players' tiles in hand and every stack's order stay hidden. ``action_mask``:
-``(1157,)`` int8, the legal actions of the agent to act (zeros for the others).
+``(2917,)`` int8, the legal actions of the agent to act (zeros for the others).
 
 **Rewards.** ``reward_mode="coins"`` (default): each seat's coin change at that step (a room
 closed by anyone pays its majority at once); ``"zero_sum"``, ``"terminal"``: see

@@ -163,7 +163,8 @@ class JaxGame:
         early = jnp.where((states.stacks[:, :, :EARLY_TILES] >= 0)[..., None], early, 0).sum(2)   # (B, 4, F)
         start_closed = jnp.where(states.start_side == 0, self._start_closed[0], self._start_closed[1])
         out = {f"early_{k}": early[..., i] for i, k in enumerate(TILE_FEATURES)}
-        return {**out, "end_coins": states.end_coins, "rooms_scored": states.closed.sum(-1) - start_closed}
+        return {**out, "end_coins": states.end_coins, "rooms_scored": states.closed.sum(-1) - start_closed,
+                "edge_reached": states.edge_reached.astype(jnp.int32)}
 
     def batch_stats(self, states: State) -> dict:
         """The reference engine's stats() for a batch (one row per game)."""

@@ -29,6 +29,7 @@ def reference_view(game: Game, mask: np.ndarray | None = None) -> dict:
         "tiles_left": np.array([game.tiles_left(s) for s in range(p)]),
         "coins": np.array(game.scores()), "end_coins": np.array(game.end_coins),
         "current": game.current, "turns": game.turns_played, "over": game.game_over, "shift": list(game.shift),
+        "edge_reached": game.edge_reached,
         "mask": game.legal_mask() if mask is None else mask, "running_totals_agree": True,
     }
 
@@ -69,6 +70,7 @@ def jax_view(host: dict, i: int) -> dict:
         "label": s.label.astype(int), "held": s.held[:p].astype(int), "tiles_left": left.astype(int),
         "coins": s.coins[:p].astype(int), "end_coins": s.end_coins[:p].astype(int),
         "current": int(s.current), "turns": int(s.turns), "over": bool(s.terminated), "shift": s.shift.tolist(),
+        "edge_reached": bool(s.edge_reached),
         "mask": host["mask"][i], "running_totals_agree": bool(host["totals"][i]),
     }
 

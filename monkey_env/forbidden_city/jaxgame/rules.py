@@ -320,6 +320,8 @@ class Rules:
         y, x = jnp.divmod(cell, size)
         held = jnp.maximum(state.held[seat], 0)
         laid = self.lay(state, x, y, self.s.n_start * 2 + held.astype(jnp.int32), turns, seat)
+        border = (x == 0) | (x == size - 1) | (y == 0) | (y == size - 1)
+        laid = laid._replace(edge_reached=state.edge_reached | border)
         laid = self.recentre(self.score_new_rooms(laid, state.closed))
         pick = lambda a, b: jax.tree_util.tree_map(lambda u, v: jnp.where(aside, u, v), a, b)
         state = pick(state, laid)

@@ -46,6 +46,7 @@ class State(NamedTuple):
     doors: jnp.ndarray       # () int32 door links on the table (rows of door_nodes in use)
     shift: jnp.ndarray       # (2,) int32 (dx, dy) the city has moved since set-up (Rules.recentre: the table
                              #      follows the city); a cell's place in the rules' edgeless plane is (x, y) - shift
+    edge_reached: jnp.ndarray  # () bool a tile was laid on the grid's border (the reference's Game.edge_reached)
     last_rooms: jnp.ndarray  # (6,) int16 a node of each room the last laid tile touched (its parts, and the
                              #      neighbours whose open side faced it: the only rooms it can close); -1 none
 
@@ -70,4 +71,5 @@ def empty_state(size: int, n_kinds: int, door_capacity: int = 1) -> State:
         room_advisors=jnp.zeros((size * size * 2, MAX_PLAYERS), jnp.int16),
         room_open=jnp.zeros((size * size * 2,), jnp.int16),
         door_nodes=-jnp.ones((door_capacity, 2), jnp.int16), doors=i32(0), shift=jnp.zeros((2,), jnp.int32),
+        edge_reached=jnp.asarray(False),
         last_rooms=-jnp.ones((6,), jnp.int16))
