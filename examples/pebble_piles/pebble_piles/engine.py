@@ -60,8 +60,9 @@ class Game:
         if self.game_over:
             return "the game is over"
         pile, pebbles = decode(action)
-        if pile not in self.row_ends():
-            return f"pile {pile + 1} is not at an end of the row (the ends: piles {' and '.join(str(p + 1) for p in self.row_ends())})"
+        ends = self.row_ends()
+        if pile not in ends:
+            return f"pile {pile + 1} is not at an end of the row (the ends: piles {' and '.join(str(p + 1) for p in ends)})"
         if self.piles[pile] < pebbles:
             return f"pile {pile + 1} has only {self.piles[pile]} pebble(s), not {pebbles}"
         return "legal"

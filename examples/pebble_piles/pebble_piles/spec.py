@@ -21,6 +21,7 @@ SPEC = GameSpec(
         "legend": f"{_P}.text_view:LEGEND",
         "picture": f"{_P}.text_view:game_picture",
         "differential": f"{_P}.parity:differential_batch",
+        "agents": f"{_P}.agents:AGENTS",
     },
     test_settings=(dict(players=2), dict(players=3), dict(players=4, reward_mode="terminal")),
     seed_test_settings=(dict(players=2), dict(players=4, reward_mode="zero_sum")),
