@@ -99,7 +99,7 @@ def test_play_in_the_terminal_with_scripted_answers(tmp_path, monkeypatch, capsy
     assert main(["play", "--game", NAME, "--players", "3", "--opponents", "greedy,random", "--seed", "2", "--yes",
                  "--save", str(save), "--png", ""]) == 0
     said = capsys.readouterr().out
-    assert "'*' marks the row's ends" in said and "take 1 from pile" in said and "seat 2 (greedy): take" in said
+    assert "* = a pile at an end of the row" in said and "take 1 from pile" in said and "seat 2 (greedy): take" in said
     assert len(json.loads(save.read_text())["state"]["history"]) == 6       # 2 of mine, 4 of the bots'
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 200))
     assert main(["play", "--resume", str(save), "--png", ""]) == 0

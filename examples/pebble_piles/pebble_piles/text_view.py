@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pebble_piles.engine import Game
 
-LEGEND = ("Piles: each pile's number, its pebbles as 'o' and their count; '*' marks the row's ends, the piles "
-          "one may take from. Points: a point per pebble taken; "
-          "'>' marks the seat to play. A tie goes to the seat that took the last pebble.")
+LEGEND = "\n".join((
+    "legend: o = a pebble; N = the pebbles a pile holds; * = a pile at an end of the row (one may take from it);",
+    "  > = the seat to play; points = pebbles taken, one point each.",
+    "  A turn takes 1 to 3 pebbles from a pile marked *. When the piles are empty the most points win,",
+    "  a tie going to the seat that took the last pebble."))
 
 
 def game_text(game: Game, viewer: int | None = None) -> str:
