@@ -6,12 +6,15 @@ PY := $(VENV)/bin/python
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml examples/pebble_piles/pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	# The CPU build of PyTorch first (a file on this disk); anything else pulls a CUDA build.
 	$(PY) -m pip install -q torch==2.13.0
 	$(PY) -m pip install -q -e '.[dev,clients]'
+	# The example game installed from outside the package (its entry point registers it;
+	# tests/test_example_game.py and the shared suite run on it).
+	$(PY) -m pip install -q -e examples/pebble_piles
 	touch $@
 
 # The main job: simulate a few games between random agents and show the last one.

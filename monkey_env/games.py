@@ -30,6 +30,9 @@ class GameSpec:
     data_files: tuple = ()
     score_name: str = "points"  # what scores() counts, in the applications' reports
     win_rule: str = "the winner has the most points"  # who wins, in the applications' reports
+    # False for a game of perfect information: its redraw_hidden returns the same game, which
+    # tests/test_information_sets.py then checks instead of requiring the redraws to change it.
+    hidden_information: bool = True
 
     def load(self, part: str):
         """Import one part (PARTS says what each is)."""

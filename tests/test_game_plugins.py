@@ -43,10 +43,11 @@ def test_a_broken_or_clashing_plugin_is_skipped_with_a_warning_naming_it(registr
            FakeEntryPoint("not_a_spec", {"name": "x"}),
            FakeEntryPoint("clash", copy_of_shadow_theater("monkey_palace")),
            FakeEntryPoint("partial", replace(copy_of_shadow_theater("partial"), parts={"options": "x:y"}))]
+    before = set(registry)
     with pytest.warns(UserWarning) as caught:
         assert load_plugins(bad) == []
     said = " ".join(str(w.message) for w in caught)
     for what in ("'broken'", "no module named nowhere", "'not_a_spec'", "not a monkey_env.games.GameSpec",
                  "'clash'", "already registered", "'partial'", "required parts ['reference']"):
         assert what in said
-    assert set(registry) == {"monkey_palace", "shadow_theater", "forbidden_city"}
+    assert set(registry) == before

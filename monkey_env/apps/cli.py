@@ -101,7 +101,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     def each(game, result) -> None:
         with ctrl_c_deferred():
             if out_dir:
-                game.save(out_dir / f"game_{result['seed']}.json")
+                path = out_dir / f"game_{result['seed']}.json"
+                if hasattr(game, "save"):
+                    game.save(path)
+                else:                   # save(path) is optional: the protocol's to_dict, named by its game
+                    path.write_text(json.dumps({"game": spec.name, **game.to_dict()}), encoding="utf-8")
             if args.json:
                 print(json.dumps(result), flush=True)
             finished[0] += 1

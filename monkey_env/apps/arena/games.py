@@ -106,7 +106,7 @@ class ChunkPlayer:
 
         s = self.spec
         options = self._options(chunk.seeds[i])
-        if self._data is None:
+        if self._data is None and hasattr(options, "game_data"):      # a game without data files has none
             self._data = options.game_data()
         index = chunk.indices[i]
         t0 = time.perf_counter()

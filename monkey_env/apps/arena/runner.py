@@ -73,8 +73,9 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     chunk = chunk or DEFAULT_CHUNK[engine]
     if chunk < 1:
         raise ValueError(f"--chunk must be at least 1, got {chunk}")
-    data = game_options.game_data()          # the options' own game data (--config-dir, --catalogue)
-    game_config = {"players": players, "map": str(map), "options": options, "data": data.fingerprint}
+    # the options' own game data (--config-dir, --catalogue); a game without data files has none
+    fingerprint = game_options.game_data().fingerprint if hasattr(game_options, "game_data") else None
+    game_config = {"players": players, "map": str(map), "options": options, "data": fingerprint}
     spec = {"players": players, "map": str(map), "options": options, "engine": engine, "seed": seed,
             "chunk": chunk, "config_hash": config_hash(game_config)}
     if game != DEFAULT_GAME:        # Monkey Palace's identities stay as they were (no "game" key)

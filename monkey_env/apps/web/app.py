@@ -6,7 +6,8 @@ every route. Each game is handled by its game's web module (``GAME_MODULES``, by
 ``--game``): monkey_palace_web, shadow_theater_web, forbidden_city_web (same functions: options
 schema, new game, state with the decision, records, replay frames); a page draws a game with
 the view named by the state's ``game`` field (static/js/views/: Monkey Palace in 3-D, the
-others in 2-D SVG). A bot seat takes the agents the registry has for that game.
+others in 2-D SVG). Any other registered game with a ``text`` part is shown by generic_web: its
+text and its legal actions as buttons. A bot seat takes the agents the registry has for that game.
 
 Requests for one game are served one at a time (its session lock); a move carries the number of
 decisions the client has seen (``expect``), so a move made from a stale tab is refused rather
@@ -53,10 +54,23 @@ class ApiError(Exception):
         self.status, self.error, self.detail, self.extra = status, error, detail, extra
 
 
+def web_games() -> list[str]:
+    """The games the browser app shows: those with a web module of their own, then every other
+    registered game with a ``text`` part (the generic view, generic_web)."""
+    from monkey_env.games import game_names, game_spec
+
+    return list(GAME_MODULES) + [n for n in game_names() if n not in GAME_MODULES and game_spec(n).has("text")]
+
+
 def game_module(name: str):
-    if name not in GAME_MODULES:
-        raise ApiError(422, "unknown_game", f"unknown game {name!r}; the browser app has {', '.join(GAME_MODULES)}")
-    return importlib.import_module(GAME_MODULES[name])
+    """A game's web module: its own, or the generic one made from its parts."""
+    if name in GAME_MODULES:
+        return importlib.import_module(GAME_MODULES[name])
+    if name not in web_games():
+        raise ApiError(422, "unknown_game", f"unknown game {name!r}; the browser app has {', '.join(web_games())}")
+    from monkey_env.apps.web.generic_web import for_game
+
+    return for_game(name)
 
 
 def agent_names(game: str = "monkey_palace") -> list[str]:
@@ -142,7 +156,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
     @app.get("/api/meta")
     def meta():
         games = []
-        for name in GAME_MODULES:
+        for name in web_games():
             m = game_module(name)
             games.append({"name": name, "title": m.TITLE, "options": m.options_schema(), "agents": agent_names(name)})
         return {"games": games, "agents": agent_names(), "arena": db_path is not None,

@@ -66,7 +66,7 @@ const FLAT_VIEWS = {
 };
 
 /** The per-game view and panels, by the state's ``game`` field: Monkey Palace's 3-D view, or a
- *  2-D one (``flat: true``: ``new board.BoardView(container, {onAction})``, ``render(state, opts)``). */
+ *  2-D one (the generic one for a game without its own) (``flat: true``: ``new board.BoardView(container, {onAction})``, ``render(state, opts)``). */
 export async function viewsFor(game) {
   if (game === "monkey_palace") {
     return {
@@ -78,7 +78,9 @@ export async function viewsFor(game) {
     const [board, panel] = FLAT_VIEWS[game];
     return { flat: true, board: await import(board), panel: await import(panel) };
   }
-  throw new Error(`no browser view for the game ${game}`);
+  // any other game: its text and its legal actions as buttons (apps/web/generic_web.py)
+  return { flat: true, board: await import("/static/js/views/generic_view.js"),
+           panel: await import("/static/js/views/generic_panel.js") };
 }
 
 export function nav(active) {
