@@ -255,24 +255,27 @@ def test_a_killed_tune_resumes_the_same_study(tmp_path, fake_module):
                          agents=("greedy",), games=2, seed=0)
         t = Tuner(s, {str(out)!r})
         t._evaluator = FakeEvaluator(t.space, delay=0.4)
-        t.run(50)
+        t.run(100_000)   # more than it can finish: only the kill below ends it
     '''))
     proc = subprocess.Popen([sys.executable, str(script)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     storage = f"sqlite:///{out / 'study.sqlite'}"
     deadline = time.time() + 90
-    done = 0
+    done, last_error = 0, None
     while time.time() < deadline and proc.poll() is None:
         time.sleep(0.3)
         try:
             study = optuna.load_study(study_name=STUDY_NAME, storage=storage)
             done = len(study.get_trials(states=(TrialState.COMPLETE,)))
-        except Exception:   # the study is not created yet
+        except Exception as error:   # the study is not created yet, or the database is busy
+            last_error = error
             continue
         if done >= 3:
             break
-    os.kill(proc.pid, signal.SIGKILL)            # as a stopped machine would: no clean-up at all
+    if proc.poll() is None:
+        os.kill(proc.pid, signal.SIGKILL)        # as a stopped machine would: no clean-up at all
     proc.wait()
-    assert done >= 3, proc.stderr.read().decode()[-2000:]
+    assert done >= 3, (f"the tune process exited with {proc.returncode}; last error reading its study: "
+                       f"{last_error!r}\n{proc.stderr.read().decode()[-2000:]}")
     study = optuna.load_study(study_name=STUDY_NAME, storage=storage)
     study_id = study._study_id
     before = study.get_trials()
