@@ -22,8 +22,11 @@ demo: setup
 	$(VENV)/bin/monkey-palace simulate --games 5 --players 3 --map 1 --butterfly --frog --seed 7 --out out/demo
 	$(VENV)/bin/monkey-palace show out/demo/game_11.json --png out/demo/game_11.png
 
+# Two workers (CI's machine has 2 cores), each test file whole on one worker so the programs a
+# file compiles are shared by its tests; the slowest tests listed at the end.
+TEST_WORKERS ?= 2
 test: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=30
 
 # ruff's checks (pyproject.toml's [tool.ruff]); CI runs them before the tests.
 lint: setup
