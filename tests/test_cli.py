@@ -67,3 +67,12 @@ def test_an_evaluate_report_says_where_it_comes_from(capsys):
     assert prov["checkpoints"] == {}                 # no learned agent played
     from monkey_env.core.provenance import shipped_checkpoints
     assert any(p.name == "ppo_jax_shadow_theater.msgpack" for p in shipped_checkpoints(["ppo"]))
+
+
+def test_run_as_a_module_every_command_plays_the_chosen_game():
+    """`python -m monkey_env.apps.cli` runs the module as __main__; the subcommands in other modules
+    must still see the --game it chose (they played Monkey Palace before)."""
+    out = cli("evaluate", "--game", "shadow_theater", "--agents", "random,greedy", "--games", "2", "--seed", "1",
+              "--json").stdout
+    report = json.loads(out)
+    assert report["game"] == "shadow_theater" and report["score_name"] == "Lanterns"

@@ -383,4 +383,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as ``python -m monkey_env.apps.cli`` this file is the module __main__, and the
+    # subcommands' modules import a second copy, monkey_env.apps.cli, whose chosen game would
+    # stay the default: run that copy's main so there is one chosen game.
+    from monkey_env.apps.cli import main as package_main
+
+    sys.exit(package_main())
