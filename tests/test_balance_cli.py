@@ -56,3 +56,16 @@ def test_balance_bad_input(tmp_path, capsys, argv, msg):
     with pytest.raises(SystemExit) as e:
         main(["balance", "--out", str(tmp_path), "--games", "2", *argv])
     assert msg in str(e.value)
+
+
+def test_the_provenance_names_the_checkpoints_of_the_skill_cells_agents():
+    """ppo playing only in the skill cells still makes the figures depend on the shipped
+    checkpoints (the regenerated default report listed none)."""
+    from monkey_env.apps.balance.report import agents_played
+    from monkey_env.core.provenance import shipped_checkpoints
+
+    plan = {"agents": ["greedy"], "skill": ["greedy", "random", "ppo"]}
+    assert agents_played(plan) == ["greedy", "greedy", "random", "ppo"]
+    names = [p.name for p in shipped_checkpoints(agents_played(plan))]
+    assert "ppo_jax.msgpack" in names
+    assert shipped_checkpoints(agents_played({"agents": ["greedy"], "skill": ["random"]})) == []

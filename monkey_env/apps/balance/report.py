@@ -457,11 +457,16 @@ BIASES = """The win rate of a card's buyers against non-buyers is an association
   turns it lay on top of a slot (the tray may pay less at the very end)."""
 
 
+def agents_played(plan: dict) -> list[str]:
+    """Every agent of a run's plan: the main cells' and the skill cells' (a learned agent in either
+    makes the figures depend on the shipped checkpoints)."""
+    return [*plan.get("agents", []), *plan.get("skill", [])]
+
+
 def write(fig: dict, out: str | Path) -> Path:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    agents = fig["meta"].get("plan", {}).get("agents", [])
-    stamp(fig, agents)
+    stamp(fig, agents_played(fig["meta"].get("plan", {})))
     (out / "figures.json").write_text(json.dumps(clean(fig), indent=1, allow_nan=False))
     pngs = []
     for f in (plot_seats, plot_maps, plot_skill, plot_cards, plot_options, plot_whatif):
