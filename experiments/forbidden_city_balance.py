@@ -7,7 +7,7 @@ each tile kind's lift, and the start tile's two sides, with 95% intervals.
 For each player count and start side, --games games with the same agent in every seat on the
 JAX engine (seeds 0..games-1, the same deals for both sides). The sections: seats (Wilson
 intervals, chi-square test of equal seats), tile kinds held among the first six tiles (the
-``balance`` part, monkey_env.apps.balance.forbidden_city), and the sides compared (difference of
+``balance`` part, monkey_env.forbidden_city.apps.balance), and the sides compared (difference of
 means, Welch; difference of the first seat's win rates, Newcombe). Writes report.md and figures.json.
 """
 
@@ -33,8 +33,8 @@ def main() -> int:
     from monkey_env.agents.registry import make_agent
     from monkey_env.apps.any_game import play_jax
     from monkey_env.apps.balance.any_game import _json_ready, markdown, seat_section
-    from monkey_env.apps.balance.forbidden_city import sections as fc_sections
     from monkey_env.apps.balance.stats import diff_means, diff_proportions
+    from monkey_env.forbidden_city.apps.balance import sections as fc_sections
     from monkey_env.forbidden_city.options import ForbiddenCityOptions
 
     t0 = time.perf_counter()

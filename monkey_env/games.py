@@ -117,7 +117,7 @@ GAMES: dict[str, GameSpec] = {
             "picture": f"{_ST}.render:game_picture",
             "differential": f"{_ST}.jaxgame.parity:differential_batch",
             "agents": "monkey_env.agents.shadow_theater:AGENTS",
-            "balance": "monkey_env.apps.balance.shadow_theater:sections",
+            "balance": f"{_ST}.apps.balance:sections",
         },
         # One option space (the game data are the only choice): the reward modes cover the envs.
         test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
@@ -147,7 +147,7 @@ GAMES["forbidden_city"] = GameSpec(
         "picture": f"{_FC}.render:game_picture",
         "differential": f"{_FC}.jaxgame.parity:differential_batch",
         "agents": "monkey_env.agents.forbidden_city_greedy:AGENTS",
-        "balance": "monkey_env.apps.balance.forbidden_city:sections",
+        "balance": f"{_FC}.apps.balance:sections",
     },
     data_folder="forbidden_city", data_files=("tiles.yaml", "start_tile.yaml", "table.yaml"),
     score_name="coins",

@@ -21,8 +21,6 @@ ALLOWED = {
     "monkey_env/apps/balance/analysis.py": 1,
     "monkey_env/apps/balance/cli.py": 3,
     "monkey_env/apps/balance/collect.py": 3,
-    "monkey_env/apps/balance/forbidden_city.py": 1,
-    "monkey_env/apps/balance/shadow_theater.py": 1,
     "monkey_env/apps/batch_play.py": 1,
     "monkey_env/apps/bench.py": 5,
     "monkey_env/apps/bench_train.py": 1,

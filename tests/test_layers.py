@@ -26,9 +26,10 @@ LAYERS = [
     ("monkey_env.apps", 4),                      # applications: CLI, simulate, evaluate, train, arena, balance, play
 ]
 LAYER_NAMES = {0: "shared core", 1: "rules and data", 2: "engines", 3: "environments and agents", 4: "applications"}
-# Every game's subpackage is layered alike: monkey_env.<game>.jaxgame is an engine, .envs environments.
+# Every game's subpackage is layered alike: monkey_env.<game>.jaxgame is an engine, .envs environments,
+# .apps its parts for the applications (balance figures).
 NOT_GAMES = {"core", "configs", "games", "apps", "agents", "envs"}
-GAME_SUBPACKAGE_LAYERS = {"jaxgame": 2, "envs": 3}
+GAME_SUBPACKAGE_LAYERS = {"jaxgame": 2, "envs": 3, "apps": 4}
 
 
 def is_env_module(module: str) -> bool:
