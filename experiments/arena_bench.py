@@ -54,7 +54,7 @@ def main() -> None:
         "projected_seconds_for_all": round(plan.schedule.total_games * seconds / added, 0) if added else None,
         "play_seconds_in_batches": round(sum(played), 1),
         "workers": args.workers or os.cpu_count(), "chunk": args.chunk, "cpus": os.cpu_count(), "database": str(db_path),
-        "leaderboard": [{k: r[k] for k in ("agent", "mu", "sigma", "first_place", "mean_bananas")}
+        "leaderboard": [{k: r[k] for k in ("agent", "mu", "sigma", "first_place", "mean_score")}
                         for r in report["leaderboard"]],
         "win_rate": {a: {b: c["win_rate"] for b, c in row.items()} for a, row in report["win_rates"].items()},
         "shared_win": report["shared_win"],

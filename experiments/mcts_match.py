@@ -39,7 +39,7 @@ def combine(parts: list[dict]) -> dict:
                 raise ValueError(f"parts overlap in deals: {a0}..{a1 - 1} and {b0}..{b1 - 1}")
     out: dict = {"agents": first["agents"], "players": first["players"], "map": first["map"],
                  "games": sum(p["games"] for p in parts), "parts": [{"seed": p["seed"], "games": p["games"]} for p in parts],
-                 "versions": first.get("versions"), "win_rate": {}, "ci95": {}, "mean_bananas": {},
+                 "versions": first.get("versions"), "win_rate": {}, "ci95": {}, "mean_score": {},
                  "seat_games": {}, "seconds_per_decision": {}, "decisions": {}}
     for name in first["agents"]:
         n = sum(p["seat_games"][name] for p in parts)
@@ -49,7 +49,7 @@ def combine(parts: list[dict]) -> dict:
         out["seat_games"][name] = n
         out["win_rate"][name] = wins / n
         out["ci95"][name] = [est.lo, est.hi]
-        out["mean_bananas"][name] = sum(p["mean_bananas"][name] * p["seat_games"][name] for p in parts) / n
+        out["mean_score"][name] = sum(p["mean_score"][name] * p["seat_games"][name] for p in parts) / n
         out["decisions"][name] = decisions
         out["seconds_per_decision"][name] = sum(p["seconds_per_decision"][name] * p["decisions"][name]
                                                 for p in parts) / max(decisions, 1)

@@ -35,8 +35,8 @@ def measure(sims: int, games: int, batch: int, seed: int, extra: str) -> dict:
 def row_of(r: dict, name: str, sims: int, extra: str = "", wall: float | None = None) -> dict:
     """A CSV row from an evaluate (or experiments.mcts_match) report of `name` against greedy."""
     return {"sims": sims, "games": r["games"], "win_rate": r["win_rate"][name], "ci_lo": r["ci95"][name][0],
-            "ci_hi": r["ci95"][name][1], "mean_bananas": r["mean_bananas"][name],
-            "greedy_bananas": r["mean_bananas"]["greedy"], "seconds_per_decision": r["seconds_per_decision"][name],
+            "ci_hi": r["ci95"][name][1], "mean_bananas": r["mean_score"][name],
+            "greedy_bananas": r["mean_score"]["greedy"], "seconds_per_decision": r["seconds_per_decision"][name],
             "first_call_seconds": r.get("first_call_seconds", {}).get(name, ""), "wall_seconds": wall or "",
             "extra": extra}
 

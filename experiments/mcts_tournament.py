@@ -161,7 +161,7 @@ def main(argv=None) -> int:
     for n in board:
         o = report["openskill"][n]
         print(f"{n:24s} ordinal {o['ordinal']:6.2f}  mu {o['mu']:6.2f}  mean place {mean_place[n]:.2f}  "
-              f"first {report['stats'][n]['first_place']:.3f}  bananas {report['stats'][n]['mean_bananas']:.1f}")
+              f"first {report['stats'][n]['first_place']:.3f}  bananas {report['stats'][n]['mean_score']:.1f}")
     return 0
 
 

@@ -46,8 +46,8 @@ def main(argv=None) -> int:
         lo, hi = report["ci95"][args.agent]
         row = {"agent": args.agent, "opponent": opponent, "players": players, "map": map_id, "games": games,
                "win_rate": report["win_rate"][args.agent], "ci95": [lo, hi],
-               "mean_bananas": report["mean_bananas"][args.agent],
-               "mean_bananas_opponent": sum(report["mean_bananas"][c] for c in copies) / len(copies),
+               "mean_bananas": report["mean_score"][args.agent],
+               "mean_bananas_opponent": sum(report["mean_score"][c] for c in copies) / len(copies),
                "seconds_per_decision": report.get("seconds_per_decision", {}).get(args.agent),
                "seconds": time.perf_counter() - t0}
         rows.append(row)

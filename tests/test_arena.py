@@ -138,7 +138,7 @@ def test_ratings_put_a_clearly_stronger_agent_first(tmp_path):
     assert top["mu"] > bottom["mu"] and top["sigma"] < 25 / 3
     wr = report["win_rates"]["random"]["test_arena:BadAgent"]
     assert wr["games"] == 12 and wr["ci95"][0] > 0.5
-    assert top["mean_bananas"] > bottom["mean_bananas"]
+    assert top["mean_score"] > bottom["mean_score"]
     assert report["win_rates"]["test_arena:BadAgent"]["random"]["win_rate"] == pytest.approx(1 - wr["win_rate"])
 
 
@@ -247,3 +247,6 @@ def test_another_games_report_names_its_own_win_rule(tmp_path):
     report = build_report(db, tour.id)
     assert added == 2 and report["games_recorded"] == 2
     assert "2 Lanterns" in report["shared_win"] and "Banana" not in report["shared_win"]
+    # its score is named as the game counts it, and the figures under one name for every game
+    assert report["score_name"] == "Lanterns"
+    assert all(row["mean_score"] is not None and len(row["score_ci95"]) == 2 for row in report["leaderboard"])

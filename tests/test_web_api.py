@@ -260,6 +260,7 @@ def test_the_arena_results_and_a_replay_of_an_arena_game(tmp_path):
     client = TestClient(create_app(tmp_path / "games", db=db_path))
     report = client.get("/api/arena").json()["tournaments"][0]
     assert {r["agent"] for r in report["leaderboard"]} == {"random", "greedy"}
+    assert report["score_name"] == "Banana Points"     # the page's column says what mean_score counts
     assert report["win_rates"]["random"]["greedy"]["games"] == added == len(rows)
     row = rows[-1]
     replay = client.get(f"/api/replays/arena/{tour.id}-{row['game_index']}").json()

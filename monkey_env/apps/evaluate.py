@@ -107,8 +107,8 @@ def _report(parts, names, players, map, games, seed, agents, batched, game) -> d
         "agents": names, "players": players, "map": str(map), "games": games, "seed": seed,
         "win_rate": {n: win_rate[n].value for n in names},
         "ci95": {n: [win_rate[n].lo, win_rate[n].hi] for n in names},
-        "mean_bananas": {n: mean[n].value for n in names},
-        "mean_bananas_ci95": {n: [mean[n].lo, mean[n].hi] for n in names},
+        "mean_score": {n: mean[n].value for n in names},
+        "mean_score_ci95": {n: [mean[n].lo, mean[n].hi] for n in names},
         "seat_games": seats_played, "engine": "jax" if batched else "reference", "shared_win": shared_win_rule(game),
         "versions": {n: getattr(agents[n], "version", None) for n in names},
         "game": game, "score_name": game_spec(game).score_name,
@@ -128,9 +128,9 @@ def format_table(report: dict) -> str:
              f"{'agent':<16} {'win rate':>9} {'95% CI':>17} {score:>20}"]
     for n in report["agents"]:
         lo, hi = report["ci95"][n]
-        mlo, mhi = report["mean_bananas_ci95"][n]
+        mlo, mhi = report["mean_score_ci95"][n]
         lines.append(f"{n:<16} {report['win_rate'][n]:>9.3f}   [{lo:.3f}, {hi:.3f}]   "
-                     f"{report['mean_bananas'][n]:>6.2f} [{mlo:.2f}, {mhi:.2f}]")
+                     f"{report['mean_score'][n]:>6.2f} [{mlo:.2f}, {mhi:.2f}]")
     timing = ", ".join(f"{n} {t:.4f}" for n, t in report["seconds_per_decision"].items() if t is not None)
     if timing:
         lines.append(f"seconds per decision: {timing}")
@@ -182,6 +182,6 @@ def register(sub) -> None:
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--batch", type=int, default=256, help="games per JAX batch")
     add_game_options(p)
-    p.add_argument("--json", action="store_true", help="one JSON object: win_rate, ci95, mean_bananas per agent")
+    p.add_argument("--json", action="store_true", help="one JSON object: win_rate, ci95, mean_score per agent")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_evaluate)

@@ -80,20 +80,21 @@ def agent_stats(games: list[dict], agents: list[str]) -> dict[str, dict]:
         n = len(points[a])
         m, w = mean_ci(points[a]), wilson(firsts[a], n)
         out[a] = {"seat_games": seat_games[a], "first_place": firsts[a] / n if n else None,
-                  "first_place_ci95": [w.lo, w.hi] if n else None, "mean_bananas": m.value if n else None,
-                  "bananas_ci95": ([m.lo, m.hi] if n > 1 else [m.value, m.value]) if n else None}
+                  "first_place_ci95": [w.lo, w.hi] if n else None, "mean_score": m.value if n else None,
+                  "score_ci95": ([m.lo, m.hi] if n > 1 else [m.value, m.value]) if n else None}
     return out
 
 
 def seat_stats(games: list[dict]) -> list[dict]:
-    """Mean Banana Points and win rate (a win shared by k counts 1/k) of each seat, whoever sat there."""
+    """Mean score (the game's own: Banana Points, Lanterns, coins) and win rate (a win shared by k
+    counts 1/k) of each seat, whoever sat there."""
     if not games:
         return []
     players = len(games[0]["seats"])
     out = []
     for seat in range(players):
         scores = [g["scores"][seat] for g in games]
-        out.append({"seat": seat + 1, "mean_bananas": sum(scores) / len(scores),
+        out.append({"seat": seat + 1, "mean_score": sum(scores) / len(scores),
                     "first_place": sum((g["ranks"][seat] == 1) / sum(r == 1 for r in g["ranks"])
                                        for g in games) / len(games)})
     return out

@@ -45,6 +45,7 @@ def build_report(db: Results, tournament_id: int | None = None) -> dict:
         "end_triggers": dict(Counter(g["end_trigger"] for g in games)),
         "seconds_played": sum(g["duration"] for g in games),
         "shared_win": shared_win_rule(cfg.get("game", DEFAULT_GAME)) + " (pairwise: a shared place counts half)",
+        "score_name": _where_and_score(cfg)[1],   # what mean_score counts
     }
 
 
@@ -89,7 +90,7 @@ def print_report(report: dict, console=None) -> None:
     console.print(matrix)
     monkey_palace = "game" not in t
     unit = "BP" if monkey_palace else _where_and_score(t)[1]
-    seats = ", ".join(f"seat {s['seat']}: {s['mean_bananas']:.1f} {unit}, 1st {_pct(s['first_place'])}"
+    seats = ", ".join(f"seat {s['seat']}: {s['mean_score']:.1f} {unit}, 1st {_pct(s['first_place'])}"
                       for s in report["seats"])
     if seats:
         console.print(f"by seat: {seats}")
@@ -105,8 +106,8 @@ def print_report(report: dict, console=None) -> None:
 def board_rows(report: dict) -> list[list[str]]:
     rows = []
     for r in report["leaderboard"]:
-        bp = "-" if r["mean_bananas"] is None else \
-            f"{r['mean_bananas']:.2f} ({r['bananas_ci95'][0]:.2f}-{r['bananas_ci95'][1]:.2f})"
+        bp = "-" if r["mean_score"] is None else \
+            f"{r['mean_score']:.2f} ({r['score_ci95'][0]:.2f}-{r['score_ci95'][1]:.2f})"
         rows.append([str(r["place"]), r["agent"], r["version"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}",
                      f"{r['ordinal']:.2f}", str(r["seat_games"]), _pct(r["first_place"]), bp])
     return rows

@@ -85,11 +85,11 @@ async function arena() {
     const cfg = t.tournament;
     const agents = t.leaderboard.map((row) => row.agent);
     const board = el("table", { class: "leaderboard" },
-      el("tr", {}, ...["#", "agent", "version", "mu", "sigma", "mu-3σ", "games", "win share", "mean Banana Points (95% CI)"].map((h) => el("th", {}, h))),
+      el("tr", {}, ...["#", "agent", "version", "mu", "sigma", "mu-3σ", "games", "win share", `mean ${t.score_name || "score"} (95% CI)`].map((h) => el("th", {}, h))),
       ...t.leaderboard.map((row) => el("tr", {}, el("td", {}, String(row.place)), el("td", {}, row.agent), el("td", { class: "small" }, row.version),
         el("td", {}, row.mu.toFixed(2)), el("td", {}, row.sigma.toFixed(2)), el("td", {}, row.ordinal.toFixed(2)),
         el("td", {}, String(row.seat_games)), el("td", {}, pct(row.first_place)),
-        el("td", {}, row.mean_bananas === null ? "-" : `${row.mean_bananas.toFixed(2)} (${row.bananas_ci95[0].toFixed(2)}-${row.bananas_ci95[1].toFixed(2)})`))));
+        el("td", {}, row.mean_score === null ? "-" : `${row.mean_score.toFixed(2)} (${row.score_ci95[0].toFixed(2)}-${row.score_ci95[1].toFixed(2)})`))));
     const games = el("div", { class: "moves" }, ...t.games.map((g) => el("div", {},
       `#${g.game_index}: ${g.seats.join(" vs ")} → ${g.scores.join(" : ")} (${g.rounds} rounds) `,
       g.engine === "reference" ? el("a", { href: `/replay?source=arena&id=${cfg.id}-${g.game_index}` }, "replay")
