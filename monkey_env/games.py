@@ -71,6 +71,9 @@ PARTS = {
                     "engines compared decision by decision (raises AssertionError at the first difference)",
     "agents": "a dict agent name -> factory(seed) of the game's own agents (random is generic)",
     "balance": "a function (GameResults) -> list of report sections: the game's own balance figures",
+    "tune": "the balance tune's view of the game (monkey_env/apps/tune): its space of numbers (Space.load, "
+            "values traced into the JAX engine's params, write_configs), load_space, jax_game, max_players, "
+            "data_changes, check_folder",
 }
 
 _MP = "monkey_env.monkey_palace"
@@ -88,6 +91,7 @@ GAMES: dict[str, GameSpec] = {
             "vec_env": f"{_MP}.envs.vec_env:MonkeyPalaceVecEnv",
             "text": f"{_MP}.text_view:game_text",
             "legend": f"{_MP}.text_view:LEGEND",
+            "tune": f"{_MP}.tune:TUNE",
             "picture": f"{_MP}.render:game_picture",
             # differential(jax_engine, first, batch, seed): random games on both engines, compared
             # decision by decision (raises AssertionError at the first difference)
