@@ -26,8 +26,8 @@ from monkey_env.apps.tune.objective import (
     evaluate,
 )
 from monkey_env.core.tuning import SpaceError
+from monkey_env.monkey_palace.apps.tune import Space, default_space_path
 from monkey_env.monkey_palace.game_data import load_game_data
-from monkey_env.monkey_palace.tune import Space, default_space_path
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -257,3 +257,32 @@ def test_an_arena_game_of_the_game_replays_to_its_recorded_scores(tmp_path, game
     listed = client.get("/api/arena")                              # the results page lists it
     assert listed.status_code == 200
     assert {g["game_index"]: g["scores"] for g in listed.json()["tournaments"][0]["games"]}[row["game_index"]] == row["scores"]
+
+
+def test_each_game_view_is_served_from_its_folder_through_the_registry(client):
+    from monkey_env.games import GAMES
+
+    for name in ("monkey_palace", "shadow_theater", "forbidden_city"):
+        view = client.get(f"/api/views/{name}").json()
+        assert view["flat"] is (name != "monkey_palace"), view
+        web = GAMES[name].load("web")
+        for key in ("board", "panel"):
+            assert view[key] == f"/games/{name}/{web.VIEW[key]}"
+            r = client.get(view[key])
+            assert r.status_code == 200 and r.text == (web.STATIC_DIR / web.VIEW[key]).read_text(encoding="utf-8")
+    assert client.get("/games/shadow_theater/nothing.js").status_code == 404
+    assert client.get("/games/shadow_theater/..%2Fweb.py").status_code == 404
+    assert client.get("/games/no_such_game/x.js").json()["error"] == "unknown_game"
+
+
+def test_a_game_without_a_web_part_gets_the_generic_view(client, monkeypatch):
+    from dataclasses import replace
+
+    from monkey_env import games
+
+    bare = replace(games.GAMES["shadow_theater"], name="bare_theater",
+                   parts={k: v for k, v in games.GAMES["shadow_theater"].parts.items() if k != "web"})
+    monkeypatch.setitem(games.GAMES, "bare_theater", bare)
+    view = client.get("/api/views/bare_theater").json()
+    assert view == {"flat": True, "board": "/static/js/views/generic_view.js", "panel": "/static/js/views/generic_panel.js"}
+    assert client.get("/games/bare_theater/shadow_theater_2d.js").status_code == 404
