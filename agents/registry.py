@@ -67,6 +67,13 @@ def _mcts(seed: int):
     return make_mcts("", seed)
 
 
+def _game_mcts(game: str):
+    def factory(seed: int):
+        from monkey_env.agents.mcts import make_mcts
+        return make_mcts("", seed, game=game)
+    return factory
+
+
 def _game_ppo(game: str, deterministic: bool):
     """A game's shipped JAX PPO checkpoint, as ``ppo`` (most probable action) or ``ppo-sample``."""
     def factory(seed: int):
@@ -109,6 +116,9 @@ def agents_of(game: str = DEFAULT_GAME) -> dict[str, Callable[[int], object]]:
 
         spec = game_spec(game)                      # an unknown game raises, naming the known ones
         ppo = {"ppo": _game_ppo(game, True), "ppo-sample": _game_ppo(game, False)} if game in JAX_PPO_GAMES else {}
+        # the search agent (agents/mcts.py) where the game has a JAX engine, a search part and a PPO prior
+        if ppo and spec.has("jax_engine") and spec.has("search"):
+            ppo["mcts"] = _game_mcts(game)
         _PER_GAME[game] = {**GENERIC, **ppo, **(spec.load("agents") if spec.has("agents") else {})}
     return _PER_GAME[game]
 
@@ -147,9 +157,9 @@ def make_agent(name: str, seed: int = 0, game: str = DEFAULT_GAME):
         agent = JaxPPOAgent(name[4:], seed=seed, game=game)
         agent.name = name
         return agent
-    if name.startswith("mcts:") and game == DEFAULT_GAME:  # the search agent with settings (agents/mcts.py)
+    if name.startswith("mcts:") and "mcts" in named:  # the search agent with settings (agents/mcts.py)
         from monkey_env.agents.mcts import make_mcts
-        agent = make_mcts(name[5:], seed)
+        agent = make_mcts(name[5:], seed, game=game)
         agent.name = name   # as asked for: results tables show the name given
         return agent
     if ":" not in name:

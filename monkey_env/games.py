@@ -71,6 +71,8 @@ PARTS = {
                     "engines compared decision by decision (raises AssertionError at the first difference)",
     "agents": "a dict agent name -> factory(seed) of the game's own agents (random is generic)",
     "balance": "a function (GameResults) -> list of report sections: the game's own balance figures",
+    "search": "a monkey_env.core.search_hooks.SearchHooks: what the search agent (mcts) needs of the game beyond "
+              "its jax_engine and PPO: the JAX redraw of what a seat cannot see, a greedy prior if any",
 }
 
 _MP = "monkey_env.monkey_palace"
@@ -92,6 +94,7 @@ GAMES: dict[str, GameSpec] = {
             # differential(jax_engine, first, batch, seed): random games on both engines, compared
             # decision by decision (raises AssertionError at the first difference)
             "differential": f"{_MP}.jaxgame.parity:differential_batch",
+            "search": f"{_MP}.apps.search:SEARCH",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),
@@ -118,6 +121,7 @@ GAMES: dict[str, GameSpec] = {
             "differential": f"{_ST}.jaxgame.parity:differential_batch",
             "agents": "monkey_env.agents.shadow_theater:AGENTS",
             "balance": f"{_ST}.apps.balance:sections",
+            "search": f"{_ST}.search:SEARCH",
         },
         # One option space (the game data are the only choice): the reward modes cover the envs.
         test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
@@ -148,6 +152,7 @@ GAMES["forbidden_city"] = GameSpec(
         "differential": f"{_FC}.jaxgame.parity:differential_batch",
         "agents": "monkey_env.agents.forbidden_city_greedy:AGENTS",
         "balance": f"{_FC}.apps.balance:sections",
+        "search": f"{_FC}.search:SEARCH",
     },
     data_folder="forbidden_city", data_files=("tiles.yaml", "start_tile.yaml", "table.yaml"),
     score_name="coins",
