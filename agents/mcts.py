@@ -7,21 +7,30 @@
 candidate actions and the searching seat); expanding a node is one ``JaxGame.batch_step`` of
 the whole batch of searches, so the tree's transitions are the rules themselves.
 
-**A narrow tree.** The action space is 2,438 wide (1,024 anchor studs, 1,392 shapes, the small
-decisions). Each node keeps only its ``width`` best legal actions by prior (all of them at the
+**A narrow tree.** An action space can be wide (Monkey Palace's is 2,438: 1,024 anchor studs,
+1,392 shapes, the small decisions). Each node keeps only its ``width`` best legal actions by prior (all of them at the
 small decisions: buying, slots, the monkey, the frog), so the tree's arrays are (batch, nodes,
 width) instead of (batch, nodes, 2,438); at the root Gumbel's sequential halving considers
 ``considered`` of them. A padding candidate repeats the best one and is masked (its prior is
 the lowest float), so the engine never sees an illegal action.
 
-**No peeking.** The order of the cards under the pile tops is hidden. Before searching, each
-determinization redraws the hidden part of every pile: the pile's unseen cards (which cards a
-pile holds is public, their order is not) are put in a canonical order, then shuffled by the
-game's key, the top card staying on top. The result depends only on public information and
-the key, so two states that differ only in hidden order search the same tree
-(tests/test_mcts.py). With ``det`` > 1 the searches of several redraws are combined at the
-root: visits summed, completed Q-values averaged, and mctx's own final rule applied to them
-(among the most visited actions, the best Gumbel noise + prior logit + scaled Q).
+**Any game.** The search reads a game through its parts (monkey_env.games): its JAX engine
+(``batch_step``, ``batch_legal_mask``), its PPO's PolicyGame (agents/ppo_games.py: the player
+count, places and score change, as the PPO's reward counts them) and its ``search`` part
+(monkey_env.core.search_hooks.SearchHooks, in the game's own folder: the redraw of what a seat
+cannot see, and a greedy prior where the game has one). Nothing here names a game
+(tests/test_game_boundaries.py). A game's search part is all a new game adds.
+
+**No peeking.** Before searching, each determinization redraws what the searching seat cannot
+see with the game's ``redraw(state, seat, key)`` (Monkey Palace: the order of the cards under
+the pile tops; The Shadow Theater: the other hand, the deck and the cards set aside, the scrolls
+not seen and later rounds; Forbidden City: every stack's order and the other seats' held
+tiles). A redraw is a function of the seat's view and the key only: the seat's ``observe`` is
+the same before and after (tests/test_mcts_games.py), and two states that differ only in what
+is hidden search the same tree (tests/test_mcts.py). With ``det`` > 1 the searches of several
+redraws are combined at the root: visits summed, completed Q-values averaged, and mctx's own
+final rule applied to them (among the most visited actions, the best Gumbel noise + prior
+logit + scaled Q).
 
 **Values for several decisions per turn and 2-4 players.** ``mctx`` backs up one scalar with a
 per-step ``discount``: Q(s, a) = r + discount * V(s'), each from the view of the player to move

@@ -6,6 +6,9 @@ checkpoint: a ``.zip`` is an SB3 one, anything else a JAX one, ``mcts`` = the se
 ``agents`` part in monkey_env.games: a dict name -> factory(seed)), or any class given by import
 path ``package.module:Class``.
 
+``mcts`` and ``mcts:...`` (agents/mcts.py) exist for every game with a JAX PPO, a JAX engine and
+a ``search`` part.
+
 ``random`` plays any game (it reads only the legal mask, in ``act`` and ``act_batch``); every
 function takes ``game=`` (default ``monkey_palace``, so existing calls are Monkey Palace's).
 Every game with a JAX PPO (``ppo_jax.JAX_PPO_GAMES``) has ``ppo`` and ``ppo-sample`` (its shipped
