@@ -537,9 +537,11 @@ class MCTSAgent:
             return self.settings.win_points
         if not self.checkpoint.exists():
             return 5.0
-        import flax.serialization as fs
-        meta = fs.msgpack_restore(self.checkpoint.read_bytes()).get("meta", {})
-        return float(meta.get("win_bonus", 0.5)) / float(meta.get("reward_scale", 0.1))
+        if not hasattr(self, "_checkpoint_win_points"):      # read once
+            import flax.serialization as fs
+            meta = fs.msgpack_restore(self.checkpoint.read_bytes()).get("meta", {})
+            self._checkpoint_win_points = float(meta.get("win_bonus", 0.5)) / float(meta.get("reward_scale", 0.1))
+        return self._checkpoint_win_points
 
     def default_prior_value(self, jax_game):
         """The prior and value that ``prior`` names: the game's shipped PPO checkpoint's policy
