@@ -112,7 +112,7 @@ NAME = "mcts"
 MASKED_LOGIT = float(np.finfo(np.float32).min)
 
 
-PRIORS = ("ppo", "greedy")
+PRIORS = ("ppo", "greedy", "uniform")
 OPPONENTS = ("auto", "tree", "policy")
 VALUES = ("raw", "fitted")
 # The most decisions of other seats one edge of an ``opponents=policy`` tree plays (three whole
@@ -133,7 +133,8 @@ class MCTSSettings:
     depth: int = 0              # maximum tree depth, 0 = no limit beyond the simulations
     temp: float = 0.0           # 0: the search's choice; > 0: draw from its improved policy ** (1 / temp)
     gumbel: float = 0.0         # scale of the root's Gumbel noise (mctx's gumbel_scale; 0: none, for play)
-    prior: str = "ppo"          # prior and value: "ppo" (the shipped checkpoint) or "greedy" (no network)
+    prior: str = "ppo"          # prior and value: "ppo" (the game's shipped checkpoint), "greedy" (no
+    #                             network, a game's greedy prior) or "uniform" (every legal action alike, value 0)
     opponents: str = "auto"     # "tree": the other seats' decisions are searched too (paranoid);
     #                             "policy": they are played by the prior's best action, and the tree
     #                             holds the searching seat's decisions only (see the module docstring);
@@ -444,20 +445,48 @@ class SearchGame:
             raise ValueError(f"mcts needs a game's jax_engine and search parts; {game} lacks "
                              f"{', '.join(p for p in ('jax_engine', 'search') if not spec.has(p))}")
         self.name = game
+        self.policy_engine = jax_game
         self.hooks = spec.load("search")
-        self.policy = policy_game(game, jax_game)
+        self.policy = policy_game(game, jax_game) if has_ppo(game) else None
+        if self.policy is None:
+            missing = [h for h in ("players", "places", "score_change") if getattr(self.hooks, h) is None]
+            if missing:
+                raise ValueError(f"mcts: {game} has no JAX PPO, and its search part lacks {', '.join(missing)}")
 
     def redraw(self, state, seat, key):
         return self.hooks.redraw(state, seat, key)
 
     def players(self, states):
-        return self.policy.players(states)
+        return self.policy.players(states) if self.policy else self.hooks.players(states)
 
     def places(self, states):
-        return self.policy.places(states)
+        return self.policy.places(states) if self.policy else self.hooks.places(states)
 
     def score_change(self, before, after):
-        return self.policy.score_change(before, after)
+        return self.policy.score_change(before, after) if self.policy else self.hooks.score_change(before, after)
+
+    def state_of(self, game):
+        if self.policy:
+            return self.policy.state_of(game)
+        if self.hooks.state_of is None:
+            raise ValueError(f"mcts.act: {self.name} has no PPO and its search part no state_of; use act_batch")
+        return self.hooks.state_of(self.policy_engine, game)
+
+
+def has_ppo(game: str) -> bool:
+    """Whether ``game`` has a JAX PPO (agents/ppo_jax.py), the default prior and value."""
+    from monkey_env.agents.ppo_jax import JAX_PPO_GAMES
+    return game in JAX_PPO_GAMES
+
+
+def uniform_prior_value(jax_game):
+    """Every legal action alike, and a value of 0: the prior of a game without a network."""
+    import jax.numpy as jnp
+
+    def prior_value(states):
+        masks = jax_game.batch_legal_mask(states)
+        return jnp.where(masks, 0.0, -1e9).astype(jnp.float32), jnp.zeros(masks.shape[0], jnp.float32)
+    return prior_value
 
 
 class MCTSAgent:
@@ -483,6 +512,8 @@ class MCTSAgent:
         self.name = name or self.settings.spec()
         self.seed = seed
         self.version = self.settings.spec()
+        if self.settings.prior == "ppo" and not has_ppo(game):
+            raise ValueError(f"mcts setting prior=ppo: {game} has no JAX PPO; use prior=uniform")
         if self.settings.prior == "greedy" and spec.load("search").greedy_prior_value is None:
             raise ValueError(f"mcts setting prior=greedy: {game} has no greedy prior (its search part); use prior=ppo")
         if prior_value is None and self.settings.prior == "ppo":   # which weights searched, in results
@@ -550,6 +581,8 @@ class MCTSAgent:
         from monkey_env.games import game_spec
         if self.settings.prior == "greedy":
             return game_spec(self.game).load("search").greedy_prior_value(jax_game, self.settings.turn_points)
+        if self.settings.prior == "uniform":
+            return uniform_prior_value(jax_game)
         from monkey_env.agents.ppo_jax import JaxPPOAgent
         return JaxPPOAgent(jax_game=jax_game, game=self.game).prior_value(jax_game)
 
@@ -584,22 +617,20 @@ class MCTSAgent:
         return actions
 
     def players_of(self, jax_game, states):
-        """(B,) each game's player count (the game's PolicyGame reads it)."""
-        from monkey_env.agents.ppo_games import policy_game
-        return policy_game(self.game, jax_game).players(states)
+        """(B,) each game's player count (the game's PolicyGame or search part reads it)."""
+        return SearchGame(self.game, jax_game).players(states)
 
     def act(self, game, mask: np.ndarray) -> int:
         """One decision of a reference game: its public state on the JAX engine, searched with
         the key ``fold_in(PRNGKey(seed), n)`` for the agent's n-th decision."""
         import jax
 
-        from monkey_env.agents.ppo_games import policy_game
         from monkey_env.games import game_spec
 
         if not np.asarray(mask).any():
             raise ValueError("no legal action to choose from")
         jg = game_spec(self.game).load("jax_engine")(game.options)
-        state = jax.tree_util.tree_map(lambda x: jax.numpy.asarray(x)[None], policy_game(self.game, jg).state_of(game))
+        state = jax.tree_util.tree_map(lambda x: jax.numpy.asarray(x)[None], SearchGame(self.game, jg).state_of(game))
         key = self.key_for_act(self._acts)
         self._acts += 1
         return int(self.act_batch(jg, state, np.asarray(mask)[None], key)[0])

@@ -70,10 +70,12 @@ def _mcts(seed: int):
     return make_mcts("", seed)
 
 
-def _game_mcts(game: str):
+def _game_mcts(game: str, settings: str = ""):
     def factory(seed: int):
         from monkey_env.agents.mcts import make_mcts
-        return make_mcts("", seed, game=game)
+        agent = make_mcts(settings, seed, game=game)
+        agent.name = "mcts"
+        return agent
     return factory
 
 
@@ -119,9 +121,10 @@ def agents_of(game: str = DEFAULT_GAME) -> dict[str, Callable[[int], object]]:
 
         spec = game_spec(game)                      # an unknown game raises, naming the known ones
         ppo = {"ppo": _game_ppo(game, True), "ppo-sample": _game_ppo(game, False)} if game in JAX_PPO_GAMES else {}
-        # the search agent (agents/mcts.py) where the game has a JAX engine, a search part and a PPO prior
-        if ppo and spec.has("jax_engine") and spec.has("search"):
-            ppo["mcts"] = _game_mcts(game)
+        # the search agent (agents/mcts.py) where the game has a JAX engine and a search part: the
+        # game's PPO as prior and value, or without one every legal action alike and a value of 0
+        if spec.has("jax_engine") and spec.has("search"):
+            ppo["mcts"] = _game_mcts(game, "" if ppo else "prior=uniform")
         _PER_GAME[game] = {**GENERIC, **ppo, **(spec.load("agents") if spec.has("agents") else {})}
     return _PER_GAME[game]
 
@@ -162,7 +165,10 @@ def make_agent(name: str, seed: int = 0, game: str = DEFAULT_GAME):
         return agent
     if name.startswith("mcts:") and "mcts" in named:  # the search agent with settings (agents/mcts.py)
         from monkey_env.agents.mcts import make_mcts
-        agent = make_mcts(name[5:], seed, game=game)
+        settings = name[5:]
+        if "ppo" not in named and "prior=" not in settings:      # a game without a JAX PPO
+            settings = ",".join(filter(None, ["prior=uniform", settings]))
+        agent = make_mcts(settings, seed, game=game)
         agent.name = name   # as asked for: results tables show the name given
         return agent
     if ":" not in name:
