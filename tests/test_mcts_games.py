@@ -7,14 +7,14 @@ shared through the agent's module-level cache)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from monkey_env.agents.mcts import MCTSAgent, MCTSSettings, SearchGame
-from monkey_env.agents.ppo_games import policy_game
+from monkey_env.agents.mcts import MCTSAgent, MCTSSettings, SearchGame, has_ppo
 from monkey_env.agents.registry import known_names, make_agent
 from monkey_env.games import DEFAULT_GAME, game_names, game_spec
 
@@ -22,7 +22,12 @@ from monkey_env.games import DEFAULT_GAME, game_names, game_spec
 # The Shadow Theater, Forbidden City, and the example game Pebble Piles where it is installed.
 NEW_GAMES = [g for g in game_names() if game_spec(g).has("search") and g != DEFAULT_GAME]
 TINY = MCTSSettings(sims=4, width=8, considered=4, chunk=4, capacity=4)
-CUTS = (1, 6, 15, 30, 60)   # random decisions before a position is taken
+CUTS = (1, 6, 15, 30, 60)
+
+
+def tiny(game: str) -> MCTSSettings:
+    """TINY with the game's prior: its PPO, or the uniform one without."""
+    return TINY if has_ppo(game) else replace(TINY, prior="uniform")   # random decisions before a position is taken
 
 
 def engine(game: str):
@@ -100,7 +105,7 @@ def test_a_redraw_keeps_the_games_future_legal_for_its_seat(game):
 @pytest.mark.parametrize("game", NEW_GAMES)
 def test_the_search_picks_only_legal_actions(game):
     jg, batches = random_positions(game, batch=4, seed=5)
-    agent = MCTSAgent(TINY, seed=1, game=game)
+    agent = MCTSAgent(tiny(game), seed=1, game=game)
     for b, states in enumerate(batches[1:4]):
         masks = np.asarray(jg.batch_legal_mask(states))
         actions = agent.act_batch(jg, states, masks, jax.random.PRNGKey(b))
@@ -146,14 +151,13 @@ def test_evaluate_plays_mcts_against_random_through_the_cli(game, capsys):
     assert report["games"] == 2 and spec in json.dumps(report)
 
 
-def test_act_on_a_reference_game_is_legal():
-    game = NEW_GAMES[0]
+@pytest.mark.parametrize("game", NEW_GAMES)
+def test_act_on_a_reference_game_is_legal(game):
     spec = game_spec(game)
     ref = spec.load("reference").from_options(spec.load("options")(seed=4))
-    agent = MCTSAgent(TINY, seed=0, game=game)
+    agent = MCTSAgent(tiny(game), seed=0, game=game)
     for _ in range(3):
         mask = ref.legal_mask()
         action = agent.act(ref, mask)
         assert mask[action]
         ref.apply(action)
-    assert policy_game(game, engine(game)) is not None
