@@ -18,7 +18,7 @@ from monkey_env.shadow_theater.options import ShadowTheaterOptions
 
 
 def test_the_registry_has_random_greedy_and_ppo_for_the_game_and_keeps_monkey_palaces():
-    assert known_names("shadow_theater") == ["greedy", "ppo", "ppo-sample", "random"]
+    assert known_names("shadow_theater") == ["greedy", "mcts", "ppo", "ppo-sample", "random"]
     assert "ppo-sb3" in known_names() and "ppo-sb3" not in known_names("shadow_theater")
     with pytest.raises(ValueError, match="unknown agent 'mcts' for shadow_theater"):
         make_agent("mcts", 0, game="shadow_theater")
