@@ -342,7 +342,8 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable, calibr
 
     sg = game
 
-    jg, K, D = jax_game, settings.width, settings.det
+    # a node's candidates: at most the game's whole action space (The Shadow Theater has 29 actions)
+    jg, K, D = jax_game, min(settings.width, int(jax_game.num_actions)), settings.det
 
     def candidates_of(logits, masks):
         masked = jnp.where(masks, logits, -jnp.inf)

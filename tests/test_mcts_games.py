@@ -114,6 +114,18 @@ def test_the_search_picks_only_legal_actions(game):
         assert masks[np.flatnonzero(live), actions[live]].all(), f"{game}: an illegal action chosen"
 
 
+def test_a_node_keeps_at_most_the_games_whole_action_space():
+    """width above the action count (the default 32 against Pebble Piles' 18 actions, The Shadow
+    Theater's 29) keeps every action, and the search still plays legally."""
+    game = min(NEW_GAMES, key=lambda g: engine(g).num_actions)
+    jg, batches = random_positions(game, batch=2, seed=9)
+    assert jg.num_actions < 32
+    agent = MCTSAgent(replace(tiny(game), width=32, chunk=2), seed=0, game=game)
+    masks = np.asarray(jg.batch_legal_mask(batches[1]))
+    actions = agent.act_batch(jg, batches[1], masks, jax.random.PRNGKey(0))
+    assert masks[np.arange(2), actions].all()
+
+
 @pytest.mark.parametrize("game", NEW_GAMES)
 def test_every_game_with_a_search_part_offers_mcts_by_name(game):
     assert "mcts" in known_names(game)
