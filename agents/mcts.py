@@ -73,7 +73,8 @@ itself). By default (``prior=ppo``) they are the shipped PPO checkpoint's policy
 value head (``JaxPPOAgent.prior_value``: its value is the seat to move's, divided by the run's
 reward scale); the edge that ends the game adds ``win_points`` x (the root seat's share of the
 win - 1 / players), the PPO's win bonus in the same units, so the tree's ends and its value
-agree. ``prior=greedy`` needs no network: :func:`greedy_prior_value`, greedy's one-turn scores
+agree. ``prior=greedy`` needs no network: a game's greedy prior (its search part; Monkey Palace's
+greedy_prior_value, monkey_env/monkey_palace/apps/search.py), greedy's one-turn scores
 as the prior, and as value what the mover still gets this turn by greedy's estimate minus
 ``turn_points`` (one turn's expected points) for each seat still to play in the round, so that
 every node's value counts the same horizon, the end of the round.
