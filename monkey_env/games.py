@@ -78,6 +78,8 @@ PARTS = {
     "web": "the game's web module (a whole module, no attribute): options_schema, new_game, state, replay "
            "frames... as monkey_env.apps.web.generic_web gives them from the parts, and STATIC_DIR with VIEW, "
            "its browser scripts (without it: the generic view of its text and legal actions)",
+    "search": "a monkey_env.core.search_hooks.SearchHooks: what the search agent (mcts) needs of the game beyond "
+              "its jax_engine and PPO: the JAX redraw of what a seat cannot see, a greedy prior if any",
 }
 
 _MP = "monkey_env.monkey_palace"
@@ -101,6 +103,7 @@ GAMES: dict[str, GameSpec] = {
             # decision by decision (raises AssertionError at the first difference)
             "differential": f"{_MP}.jaxgame.parity:differential_batch",
             "web": f"{_MP}.apps.web",
+            "search": f"{_MP}.apps.search:SEARCH",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),
@@ -128,6 +131,7 @@ GAMES: dict[str, GameSpec] = {
             "agents": "monkey_env.agents.shadow_theater:AGENTS",
             "balance": f"{_ST}.apps.balance:sections",
             "web": f"{_ST}.apps.web",
+            "search": f"{_ST}.search:SEARCH",
         },
         # One option space (the game data are the only choice): the reward modes cover the envs.
         test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
@@ -159,6 +163,7 @@ GAMES["forbidden_city"] = GameSpec(
         "agents": "monkey_env.agents.forbidden_city_greedy:AGENTS",
         "balance": f"{_FC}.apps.balance:sections",
         "web": f"{_FC}.apps.web",
+        "search": f"{_FC}.search:SEARCH",
     },
     data_folder="forbidden_city", data_files=("tiles.yaml", "start_tile.yaml", "table.yaml"),
     score_name="coins",

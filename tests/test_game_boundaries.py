@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-GENERIC_AGENTS = ("base.py", "random_agent.py", "registry.py", "ppo_jax.py")
+GENERIC_AGENTS = ("base.py", "random_agent.py", "registry.py", "ppo_jax.py", "mcts.py")
 
 # file -> mentions of a game (imports of its modules, its name as a string) still allowed.
 ALLOWED = {

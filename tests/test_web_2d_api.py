@@ -70,10 +70,10 @@ def test_meta_lists_the_2d_games_with_their_options_and_agents(client):
     assert games["forbidden_city"]["options"]["players"]["choices"] == [2, 3, 4]
     for g in games.values():
         assert "config_dir" not in g["options"] and "random" in g["agents"] and "greedy" in g["agents"]
-    # Each game offers its own agents: its JAX PPO, not Monkey Palace's search agent or SB3 PPO.
+    # Each game offers its own agents: its JAX PPO and its search (issue 30), not Monkey Palace's SB3 PPO.
     for name in ("shadow_theater", "forbidden_city"):
-        assert "ppo" in games[name]["agents"]
-        assert "mcts" not in games[name]["agents"] and "ppo-sb3" not in games[name]["agents"]
+        assert "ppo" in games[name]["agents"] and "mcts" in games[name]["agents"]
+        assert "ppo-sb3" not in games[name]["agents"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -214,7 +214,7 @@ def test_unsafe_or_broken_uploads_are_refused(client, game):
     ("shadow_theater", {"options": {"players": 3}}, "bad options"),
     ("shadow_theater", {"options": {"config_dir": "/etc"}}, "not allowed"),
     ("shadow_theater", {"options": {"reward_mode": "terminal"}}, "not allowed"),
-    ("shadow_theater", {"seats": [{"kind": "human"}, {"kind": "bot", "agent": "mcts"}]}, "unknown agent"),
+    ("shadow_theater", {"seats": [{"kind": "human"}, {"kind": "bot", "agent": "ppo-sb3"}]}, "unknown agent"),
     ("forbidden_city", {"options": {"players": 5}}, "bad options"),
     ("forbidden_city", {"options": {"start_side": "../../etc"}}, "bad options"),
     ("forbidden_city", {"options": {"players": 3}, "seats": HUMANS}, "3 seats"),
