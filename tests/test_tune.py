@@ -240,6 +240,9 @@ def fake_module(tmp_path, monkeypatch):
 
 
 def test_a_killed_tune_resumes_the_same_study(tmp_path, fake_module):
+    import sqlite3
+    from contextlib import closing
+
     import optuna
     from optuna.trial import TrialState
 
@@ -264,10 +267,14 @@ def test_a_killed_tune_resumes_the_same_study(tmp_path, fake_module):
     done, last_error = 0, None
     while time.time() < deadline and proc.poll() is None:
         time.sleep(0.3)
+        # Read the progress with a read-only connection: optuna.load_study here would create the
+        # storage's tables too, racing the process that is creating them (on CI that race made it
+        # fail with "UNIQUE constraint failed: alembic_version").
         try:
-            study = optuna.load_study(study_name=STUDY_NAME, storage=storage)
-            done = len(study.get_trials(states=(TrialState.COMPLETE,)))
-        except Exception as error:   # the study is not created yet, or the database is busy
+            with closing(sqlite3.connect(f"file:{out / 'study.sqlite'}?mode=ro", uri=True)) as db:
+                done = db.execute("SELECT COUNT(*) FROM trials t JOIN studies s ON s.study_id = t.study_id "
+                                  "WHERE s.study_name = ? AND t.state = 'COMPLETE'", (STUDY_NAME,)).fetchone()[0]
+        except sqlite3.Error as error:   # no database or no tables yet, or it is busy
             last_error = error
             continue
         if done >= 3:
