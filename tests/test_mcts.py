@@ -313,6 +313,14 @@ def test_the_search_plays_only_legal_actions_and_repeats_with_its_key(jg, agent)
         states = jg.batch_step(states, jnp.asarray(a))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _no_searches_of_other_files():
+    """compiled_searches counts this module's programs: forget those other test files compiled in
+    this process before it (the cache is module-level; test files share a worker's process)."""
+    from monkey_env.agents import mcts
+    mcts._SEARCHES.clear()
+
+
 def compiled_searches():
     """The compiled searches of this engine test module (every agent here shares one)."""
     from monkey_env.agents import mcts
