@@ -50,19 +50,18 @@ def majority_potential(jg):
         looked = top > 0
         seat = state.current
         held = jg.static.n_start * 2 + jnp.maximum(state.held[seat], 0).astype(jnp.int32)
-        label_before = state.label.reshape(-1)
 
         def change(a):
             y, x = jnp.divmod(a // 4, size)
             laid = jg.rules.lay(state, x, y, held, a % 4, seat)
-            nodes = laid.last_rooms.astype(jnp.int32)        # the tile's parts, then the neighbours it faced
-            room = jnp.where(nodes >= 0, laid.label.reshape(-1)[jnp.maximum(nodes, 0)], -1)
+            parts = laid.last_rooms.astype(jnp.int32)        # the tile's parts, then the neighbours' it faced
+            room = jnp.where(parts >= 0, laid.room[jnp.maximum(parts, 0)].astype(jnp.int32), -1)
             r = jnp.maximum(room, 0)
             still_open = first_of_each(room) & (laid.room_open[r] > 0)
             after = jnp.where(still_open, margins(laid.room_value[r], laid.room_advisors[r], laid.room_open[r], seat), 0.0)
             # before: the neighbours' rooms (the tile's own parts did not exist)
-            neighbour = jnp.where(jnp.arange(6) >= 2, nodes, -1)
-            room0 = jnp.where(neighbour >= 0, label_before[jnp.maximum(neighbour, 0)], -1)
+            neighbour = jnp.where(jnp.arange(6) >= 2, parts, -1)
+            room0 = jnp.where(neighbour >= 0, state.room[jnp.maximum(neighbour, 0)].astype(jnp.int32), -1)
             r0 = jnp.maximum(room0, 0)
             was_open = first_of_each(room0) & (state.room_open[r0] > 0) & ~state.closed[r0]
             before = jnp.where(was_open, margins(state.room_value[r0], state.room_advisors[r0], state.room_open[r0], seat), 0.0)

@@ -92,7 +92,7 @@ class JaxGame:
 
     def _init_impl(self, key: jax.Array, params: Params) -> State:
         st, t = self.static, self.tables
-        s = empty_state(st.size, st.n_kinds, st.door_capacity)
+        s = empty_state(st.size, st.n_kinds, st.door_capacity, st.part_capacity)
         size = jnp.where(params.players == 2, st.n_kinds, st.base_size).astype(jnp.int32)
         noise = jax.random.uniform(key, (MAX_PLAYERS, st.n_kinds))
         noise = jnp.where(jnp.arange(st.n_kinds)[None, :] < size, noise, 2.0)

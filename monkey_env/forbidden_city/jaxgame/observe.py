@@ -46,7 +46,8 @@ def observe(rules: Rules, state: State, player) -> dict:
     in_game = jnp.arange(MAX_PLAYERS) < state.players
     adv = jnp.where(occ, t.advisors[tile].sum(-1), 0)
     adv_by_seat = jnp.stack([jnp.where((state.owner == rel[k]) & in_game[k], adv, 0) for k in range(MAX_PLAYERS)])
-    closed = state.closed[jnp.maximum(state.label, 0)] & (state.label >= 0)
+    rooms = rules.node_rooms(state)
+    closed = state.closed[jnp.maximum(rooms, 0)] & (rooms >= 0)
     planes = jnp.concatenate([
         occ[None],
         jnp.moveaxis(occ[..., None] & (sides != OPEN), -1, 0),

@@ -67,12 +67,23 @@ def jax_view(host: dict, i: int) -> dict:
     left = np.maximum(int(s.stack_size) - s.drawn[:p], 0) + (s.held[:p] >= 0)
     return {
         "tile": s.tile.astype(int), "owner": s.owner.astype(int), "rotation": s.rotation.astype(int),
-        "label": s.label.astype(int), "held": s.held[:p].astype(int), "tiles_left": left.astype(int),
+        "label": node_labels(s), "held": s.held[:p].astype(int), "tiles_left": left.astype(int),
         "coins": s.coins[:p].astype(int), "end_coins": s.end_coins[:p].astype(int),
         "current": int(s.current), "turns": int(s.turns), "over": bool(s.terminated), "shift": s.shift.tolist(),
         "edge_reached": bool(s.edge_reached),
         "mask": host["mask"][i], "running_totals_agree": bool(host["totals"][i]),
     }
+
+
+def node_labels(s) -> np.ndarray:
+    """(H, W, 2) the reference's room labels (Game.room_labels: a room's smallest node number,
+    node (x, y, k) = (y * W + x) * 2 + k) from a host state's parts and their rooms."""
+    part = s.part.astype(int)
+    rooms = np.where(part >= 0, s.room.astype(int)[np.maximum(part, 0)], -1).reshape(-1)
+    smallest = np.full(len(s.room), rooms.size)
+    inside = rooms >= 0
+    np.minimum.at(smallest, rooms[inside], np.flatnonzero(inside))
+    return np.where(inside, smallest[np.maximum(rooms, 0)], -1).reshape(part.shape)
 
 
 def differences(ref: dict, jx: dict) -> list[str]:

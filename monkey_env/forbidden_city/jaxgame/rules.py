@@ -1,14 +1,14 @@
 """The rules as pure functions of a State (no Python branching on traced values).
 
-Rooms are kept as labels (each node holds its room's smallest node number, the reference
-engine's Room.id) with running totals per label (State.room_*). Laying a tile gives its parts
-new labels and totals and merges them with the rooms they meet through open sides: at most four
-merges, each a whole-array relabel plus the sum of two rows of totals (Pgx's Go keeps its
-chains the same way), so the flood fill of the reference engine is never needed. Only a room
-the tile touched can close (its parts' rooms, or a neighbour's whose open side faced the cell:
-State.last_rooms), so closing reads at most six open-side counts, and scoring reads their
-totals and the door links (State.door_nodes, appended as tiles are laid), each
-(room, linked room) pair once. The whole-table recomputations (closed_rooms,
+Each laid part gets the next part number (State.part on the table) and a room label, a part
+number (State.room, per part), with running totals per label (State.room_*). Laying a tile gives
+its parts new labels and totals and merges them with the rooms they meet through open sides: at
+most four merges, each a relabel of the parts plus the sum of two rows of totals (Pgx's Go keeps
+its chains the same way), so the flood fill of the reference engine is never needed, and no
+work grows with the table's area but the masks. Only a room the tile touched can close (its
+parts' rooms, or a neighbour's whose open side faced the cell: State.last_rooms), so closing
+reads at most six open-side counts, and scoring reads their totals and the door links
+(State.door_parts, appended as tiles are laid), each (room, linked room) pair once. The whole-table recomputations (closed_rooms,
 room_totals_of_labels) set up the start tile and check the running totals in the tests.
 """
 
@@ -103,14 +103,14 @@ class Rules:
 
     def _neighbours(self, state: State, x, y):
         """The four neighbours of (x, y), by direction: whether a tile lies there, its table id and
-        rotation (0 if none), its cell number (clipped to the table)."""
+        rotation (0 if none), its column and row (clipped to the table)."""
         size = self.s.size
         nx, ny = x + jnp.asarray(DX), y + jnp.asarray(DY)
         inside = (nx >= 0) & (nx < size) & (ny >= 0) & (ny < size)
         nxc, nyc = jnp.clip(nx, 0, size - 1), jnp.clip(ny, 0, size - 1)
         ntile = state.tile[nyc, nxc].astype(jnp.int32)
         there = inside & (ntile >= 0)
-        return there, jnp.maximum(ntile, 0), state.rotation[nyc, nxc].astype(jnp.int32), nyc * size + nxc
+        return there, jnp.maximum(ntile, 0), state.rotation[nyc, nxc].astype(jnp.int32), (nxc, nyc)
 
     def action_is_legal(self, state: State, action) -> jnp.ndarray:
         """() bool: legal_action_mask(state)[action], looking only at the action's cell (the whole
@@ -126,10 +126,14 @@ class Rules:
         fits = ((self._allowed_codes(held)[turns] >> facing) & 1).astype(bool).all()
         place = (state.tile[y, x] < 0) & there.any() & fits & (state.held[state.current] >= 0)
         # Setting aside is legal when no placement is: the whole mask, computed in a loop that runs
-        # once if any game (of a vmapped batch) sets aside and never otherwise.
+        # once if any game (of a vmapped batch) sets aside and never otherwise. The mask reads the
+        # table through the loop's counter: work that depends on loop invariants only is hoisted
+        # out of the loop by XLA and done every step (it was half of a step).
         def whole_mask(carry):
-            return jnp.asarray(False), self.placement_mask(state).any()
-        _, any_place = jax.lax.while_loop(lambda c: c[0], whole_mask, (aside, jnp.asarray(False)))
+            _, _, i = carry
+            table = state._replace(tile=jnp.where(i < 0, jnp.int16(-1), state.tile))
+            return jnp.asarray(False), self.placement_mask(table).any(), i + 1
+        _, any_place, _ = jax.lax.while_loop(lambda c: c[0], whole_mask, (aside, jnp.asarray(False), jnp.int32(0)))
         legal = jnp.where(aside, ~any_place, place)
         return legal & (action >= 0) & (action <= size * size * 4) & ~state.terminated
 
@@ -137,44 +141,46 @@ class Rules:
     def lay(self, state: State, x, y, tile, turns, owner) -> State:
         """Put a tile (table id) on (x, y), merge its parts with the rooms they open onto, keep the
         rooms' totals and the door links, and note the rooms it touched (State.last_rooms)."""
-        size, n, t = self.s.size, self.s.nodes, self.t
+        t = self.t
         tile = jnp.asarray(tile, jnp.int32)
         turns = jnp.asarray(turns, jnp.int32)
         owner = jnp.asarray(owner, jnp.int32)
-        first = (y * size + x) * 2
+        first = state.parts                                                           # the new parts' numbers
+        two = t.parts[tile] == 2
         sides = t.sides[tile, turns].astype(jnp.int32)                              # (4 d,)
         qpart = t.quarter_part[tile, turns].astype(jnp.int32)
-        two = t.parts[tile] == 2
-        there, ntile, nrot, ncell = self._neighbours(state, x, y)
+        there, ntile, nrot, (nx, ny) = self._neighbours(state, x, y)
         opposite = (jnp.arange(4) + 2) % 4
         nside = jnp.where(there, t.sides[ntile, nrot, opposite], WALL).astype(jnp.int32)
-        node = first + qpart                                                          # my node on each side
-        nnode = ncell * 2 + t.quarter_part[ntile, nrot, opposite].astype(jnp.int32)   # theirs facing me
+        mine = first + qpart                                                          # my part on each side
+        theirs = state.part[ny, nx, t.quarter_part[ntile, nrot, opposite].astype(jnp.int32)].astype(jnp.int32)
 
-        tiles = state.tile.at[y, x].set(tile.astype(jnp.int16))
-        label = state.label.reshape(-1)
-        label = label.at[first].set(first).at[first + 1].set(jnp.where(two, first + 1, -1))
+        parts = jnp.arange(2)
+        new = first + parts                                  # the second is dropped where the tile has one part
+        new_at = jnp.where(parts < jnp.where(two, 2, 1), new, self.s.part_capacity)
+        part = state.part.at[y, x].set(jnp.where(parts == 0, first, jnp.where(two, first + 1, -1)).astype(jnp.int16))
+        room = state.room.astype(jnp.int32).at[new_at].set(new, mode="drop")
+        pair = state.pair.at[first].set(t.two_counting[tile])
         # The new parts' own totals; each neighbour's open side that faced an empty cell now faces a tile.
         front = (sides == OPEN) & ~there
         faced = there & (nside == OPEN)
-        parts = jnp.arange(2)
-        value = state.room_value.at[first + parts].set(t.part_value[tile])
+        value = state.room_value.at[new_at].set(t.part_value[tile], mode="drop")
         seat = (jnp.arange(MAX_PLAYERS) == owner).astype(jnp.int16)
-        advisors = state.room_advisors.at[first + parts].set(t.advisors[tile].astype(jnp.int16)[:, None] * seat)
+        advisors = state.room_advisors.at[new_at].set(t.advisors[tile].astype(jnp.int16)[:, None] * seat, mode="drop")
         opened = (front[None, :] & (qpart[None, :] == parts[:, None])).sum(-1).astype(jnp.int16)
-        open_ = state.room_open.at[first + parts].set(opened)
-        open_ = open_.at[jnp.where(faced, label[nnode], n)].add(jnp.int16(-1), mode="drop")
-        # Merges: tiles whose two parts end in one room count once there.
-        twice = (t.two_counting[jnp.maximum(tiles, 0).astype(jnp.int32)] & (tiles >= 0)).reshape(-1)   # (H * W,)
+        open_ = state.room_open.at[new_at].set(opened, mode="drop")
+        open_ = open_.at[jnp.where(faced, room[jnp.maximum(theirs, 0)], self.s.part_capacity)].add(
+            jnp.int16(-1), mode="drop")
         join = faced & (sides == OPEN)
 
         def merge_side(d, rooms):          # a loop, not unrolled: one merge to compile
-            label, value, advisors, open_ = rooms
-            a = label[node[d]]
-            b = jnp.where(join[d], label[nnode[d]], a)
+            room, value, advisors, open_ = rooms
+            a = room[mine[d]]
+            b = jnp.where(join[d], room[jnp.maximum(theirs[d], 0)], a)
             low, high, merge = jnp.minimum(a, b), jnp.maximum(a, b), a != b
-            l0, l1 = label[0::2], label[1::2]
-            both = (twice & (((l0 == a) & (l1 == b)) | ((l0 == b) & (l1 == a)))).sum()
+            # a tile whose two parts end in one room counts once there
+            after = jnp.concatenate([room[1:], jnp.full((1,), -1, room.dtype)])
+            both = (pair & (((room == a) & (after == b)) | ((room == b) & (after == a)))).sum()
             joined = value[a] + value[b] - jnp.where(merge, self.s.coin_tile * both, 0)
             value = value.at[low].set(jnp.where(merge, joined, value[low]).astype(jnp.int16))
             value = value.at[high].set(jnp.where(merge, 0, value[high]).astype(jnp.int16))
@@ -182,43 +188,50 @@ class Rules:
             advisors = advisors.at[high].set(jnp.where(merge, 0, advisors[high]))
             open_ = open_.at[low].set(jnp.where(merge, open_[a] + open_[b], open_[low]))
             open_ = open_.at[high].set(jnp.where(merge, 0, open_[high]))
-            return jnp.where((label == a) | (label == b), low, label), value, advisors, open_
-        label, value, advisors, open_ = jax.lax.fori_loop(0, 4, merge_side, (label, value, advisors, open_))
+            return jnp.where((room == a) | (room == b), low, room), value, advisors, open_
+        room, value, advisors, open_ = jax.lax.fori_loop(0, 4, merge_side, (room, value, advisors, open_))
         # Door links with the neighbours (a door on either side, no plain wall on either).
         link = there & ((sides == DOOR) | (nside == DOOR)) & (sides != WALL) & (nside != WALL)
         row = jnp.where(link, state.doors + jnp.cumsum(link) - 1, self.s.door_capacity)
-        door_nodes = state.door_nodes.at[row].set(jnp.stack([node, nnode], -1).astype(jnp.int16), mode="drop")
-        touched = jnp.concatenate([first + parts, jnp.where(faced, nnode, -1)])
-        touched = jnp.where(jnp.arange(6) == 1, jnp.where(two, first + 1, -1), touched)
+        door_parts = state.door_parts.at[row].set(jnp.stack([mine, theirs], -1).astype(jnp.int16), mode="drop")
+        touched = jnp.concatenate([jnp.where(parts == 0, first, jnp.where(two, first + 1, -1)),
+                                   jnp.where(faced, theirs, -1)])
         return state._replace(
-            tile=tiles, rotation=state.rotation.at[y, x].set(turns.astype(jnp.int8)),
-            owner=state.owner.at[y, x].set(owner.astype(jnp.int8)), label=label.reshape(state.label.shape),
-            room_value=value, room_advisors=advisors, room_open=open_, door_nodes=door_nodes,
+            tile=state.tile.at[y, x].set(tile.astype(jnp.int16)),
+            rotation=state.rotation.at[y, x].set(turns.astype(jnp.int8)),
+            owner=state.owner.at[y, x].set(owner.astype(jnp.int8)), part=part, room=room.astype(jnp.int16),
+            pair=pair, parts=first + jnp.where(two, 2, 1), room_value=value, room_advisors=advisors,
+            room_open=open_, door_parts=door_parts,
             doors=state.doors + link.sum().astype(jnp.int32), last_rooms=touched.astype(jnp.int16))
 
     # ------------------------------------------------------------------ rooms
+    def node_rooms(self, state: State) -> jnp.ndarray:
+        """(H, W, 2) int32 the room label of each node (cell, part), -1 where there is none."""
+        part = state.part.astype(jnp.int32)
+        return jnp.where(part >= 0, state.room[jnp.maximum(part, 0)], -1).astype(jnp.int32)
+
     def closed_rooms(self, state: State) -> jnp.ndarray:
-        """(N,) bool: the rooms (by label) with no open side facing an empty cell or the edge,
+        """(P,) bool: the rooms (by label) with no open side facing an empty cell or the edge,
         from the whole table (the start tile's set-up; lay and score_new_rooms keep it after)."""
-        n = self.s.nodes
+        n = self.s.part_capacity
         occ, sides, qpart, _ = self.faces(state)
         nocc = jnp.stack([shift(occ, d, False) for d in range(4)], -1)
         front = occ[..., None] & (sides == OPEN) & ~nocc                          # (H, W, 4)
         per_part = jnp.stack([(front & (qpart == p)).sum(-1) for p in range(2)], -1)
-        lab = state.label.reshape(-1)
+        lab = self.node_rooms(state).reshape(-1)
         where = jnp.where(lab >= 0, lab, n)
         open_sides = jax.ops.segment_sum(per_part.reshape(-1), where, n + 1)[:n]
         exists = jax.ops.segment_sum((lab >= 0).astype(jnp.int32), where, n + 1)[:n] > 0
         return exists & (open_sides == 0)
 
     def room_totals_of_labels(self, state: State):
-        """The running totals recomputed from the whole table: per label, (N,) coins of its own,
-        (N, 4) advisors per seat, (N,) open sides; equal to State.room_* (a check)."""
-        n = self.s.nodes
+        """The running totals recomputed from the whole table: per label, (P,) coins of its own,
+        (P, 4) advisors per seat, (P,) open sides; equal to State.room_* (a check)."""
+        n = self.s.part_capacity
         occ, sides, qpart, _ = self.faces(state)
         t = jnp.maximum(state.tile, 0).astype(jnp.int32)
         counts = occ & self.t.counts[t]
-        lab = state.label
+        lab = self.node_rooms(state)
         second_room = (lab[..., 1] >= 0) & (lab[..., 1] != lab[..., 0])
         tiles = jnp.stack([counts, counts & second_room], -1).astype(jnp.int32)   # (H, W, 2)
         where = jnp.where(lab >= 0, lab, n).reshape(-1)
@@ -238,17 +251,17 @@ class Rules:
     def score_new_rooms(self, state: State, closed_before: jnp.ndarray) -> State:
         """Pay every room the last laid tile closed (closed now, not before; at most
         ROOMS_CLOSED_AT_ONCE): its own coins and those of each room a door links to it."""
-        n = self.s.nodes
-        lab = state.label.reshape(-1)
-        nodes = state.last_rooms.astype(jnp.int32)
-        room = jnp.where(nodes >= 0, lab[jnp.maximum(nodes, 0)], -1)                  # (6,) labels
+        n = self.s.part_capacity
+        lab = state.room.astype(jnp.int32)
+        parts = state.last_rooms.astype(jnp.int32)
+        room = jnp.where(parts >= 0, lab[jnp.maximum(parts, 0)], -1)                  # (6,) labels
         r = jnp.maximum(room, 0)
         closed_now = (room >= 0) & (state.room_open[r] == 0)
         earlier = (room[:, None] == room[None, :]) & (jnp.arange(6)[:, None] > jnp.arange(6)[None, :])
         new = closed_now & ~closed_before[r] & ~earlier.any(-1)
         # Every (room, door-linked other room) pair once: sort the pairs, keep the first of each run.
         in_use = jnp.arange(self.s.door_capacity) < state.doors
-        ends = jnp.where(in_use[:, None], lab[jnp.maximum(state.door_nodes.astype(jnp.int32), 0)], -1)   # (D, 2)
+        ends = jnp.where(in_use[:, None], lab[jnp.maximum(state.door_parts.astype(jnp.int32), 0)], -1)   # (D, 2)
         a = jnp.concatenate([ends[:, 0], ends[:, 1]])
         b = jnp.concatenate([ends[:, 1], ends[:, 0]])
         none = n * n
@@ -278,20 +291,13 @@ class Rules:
     def recentre(self, state: State) -> State:
         """Move the whole city by follow_shift (the rules have no table edge). A tile widens the
         city on one axis only, so at most one of dx, dy is not 0 and the move is one flat roll of
-        every array: by dy * size + dx cells, and by twice that many nodes for the room labels
-        and the per-label totals (node numbers all grow by one offset, so labels keep their order).
-        Nothing wraps round: the row or column rolled over the border is empty."""
+        the four grids by dy * size + dx cells (rooms are numbered by parts, not cells: nothing
+        else moves). Nothing wraps round: the row or column rolled over the border is empty."""
         dx, dy = self.follow_shift(state)
         cells = dy * self.s.size + dx
-        grid = lambda a: jnp.roll(a.reshape(-1, *a.shape[2:]), cells * 1, 0).reshape(a.shape)
-        per_label = lambda a: jnp.roll(a, cells * 2, 0)
-        nodes = lambda a: jnp.where(a >= 0, a + cells * 2, a).astype(a.dtype)
-        return state._replace(
-            tile=grid(state.tile), owner=grid(state.owner), rotation=grid(state.rotation),
-            label=nodes(grid(state.label)), closed=per_label(state.closed),
-            room_value=per_label(state.room_value), room_advisors=per_label(state.room_advisors),
-            room_open=per_label(state.room_open), door_nodes=nodes(state.door_nodes),
-            last_rooms=nodes(state.last_rooms), shift=state.shift + jnp.stack([dx, dy]))
+        grid = lambda a: jnp.roll(a.reshape(-1, *a.shape[2:]), cells, 0).reshape(a.shape)
+        return state._replace(tile=grid(state.tile), owner=grid(state.owner), rotation=grid(state.rotation),
+                              part=grid(state.part), shift=state.shift + jnp.stack([dx, dy]))
 
     # ------------------------------------------------------------------ a turn
     def draw(self, state: State, seat) -> State:
@@ -337,12 +343,12 @@ def closing_cells(rules: Rules, state: State) -> jnp.ndarray:
     would be a closed room of its own, paying its owner), else 0: laying the tile there closes no
     room that pays anyone (a necessary condition; agents/forbidden_city_greedy.py plays out
     only these cells)."""
-    n = rules.s.nodes
+    n = rules.s.part_capacity
     occ, sides, qpart, _ = rules.faces(state)
     nocc = jnp.stack([shift(occ, d, False) for d in range(4)], -1)                     # (H, W, 4)
     front = occ[..., None] & (sides == OPEN) & ~nocc
     open_sides = jnp.concatenate([state.room_open.astype(jnp.int32), jnp.zeros((1,), jnp.int32)])   # (N + 1,)
-    quarter_label = jnp.take_along_axis(state.label, jnp.clip(qpart, 0, 1), -1)         # (H, W, 4)
+    quarter_label = jnp.take_along_axis(rules.node_rooms(state), jnp.clip(qpart, 0, 1), -1)   # (H, W, 4)
     # For an empty cell, the room of each neighbour's quarter that faces it through open floor.
     facing = jnp.stack([jnp.where(shift(front[..., (d + 2) % 4], d, False),
                                   shift(quarter_label[..., (d + 2) % 4], d, -1), -1) for d in range(4)], -1)

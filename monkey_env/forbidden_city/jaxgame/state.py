@@ -1,12 +1,15 @@
 """The state of one game on the JAX engine: every field with its shape and dtype.
 
-H = W = the table's size; N = H * W * 2 room nodes (geometry.node_id); K = tile kinds;
-D = the door links the table can hold (tables.Static.door_capacity).
+H = W = the table's size; K = tile kinds; D = the door links the table can hold; P = the tile
+parts a game can lay (tables.Static.door_capacity, part_capacity).
 
-The room_* fields are running totals per room label, kept up to date as tiles are laid and rooms
-merge (rules.Rules.lay), so that closing and scoring a room reads them instead of summing the
-whole table; rules.room_totals_of_labels recomputes them from the table (the differential test
-checks that they agree).
+Rooms are numbered by parts, not by cells: each part laid gets the next number (State.parts), and
+a room's label is a number of one of its parts (State.room). The per-room running totals
+(State.room_*) are kept up to date as tiles are laid and rooms merge (rules.Rules.lay), so that
+closing and scoring a room reads them instead of summing the whole table (rules.room_totals_of_labels
+recomputes them from the table: the differential test checks that they agree). Numbering rooms by
+parts keeps those rows as many as a game can lay parts (P, about 260) whatever the table's size,
+and a move of the whole city (Rules.recentre) moves only the four grids.
 """
 
 from __future__ import annotations
@@ -22,8 +25,12 @@ class State(NamedTuple):
     tile: jnp.ndarray        # (H, W) int16 table id of the laid tile (tables.py), -1 empty
     owner: jnp.ndarray       # (H, W) int8 seat that laid it, -1 for start cells and empty cells
     rotation: jnp.ndarray    # (H, W) int8 clockwise quarter turns
-    label: jnp.ndarray       # (H, W, 2) int32 room of each node: its smallest node number, -1 no node
-    closed: jnp.ndarray      # (N,) bool: the room labelled n is closed (already scored)
+    part: jnp.ndarray        # (H, W, 2) int16 the number of the part each node (cell, part) belongs to, -1 no node
+    room: jnp.ndarray        # (P,) int16 the room of each part: its label, a part number; -1 not laid
+    pair: jnp.ndarray        # (P,) bool part p and p + 1 are one tile's two parts and that tile counts (it counts
+                             #      once in a room holding both)
+    parts: jnp.ndarray       # () int32 parts laid so far (the next part's number)
+    closed: jnp.ndarray      # (P,) bool: the room labelled p is closed (already scored)
     stacks: jnp.ndarray      # (4, K) int16 each seat's tiles in draw order (kind ids), -1 padding
     drawn: jnp.ndarray       # (4,) int32 tiles taken from each stack so far (the next index)
     held: jnp.ndarray        # (4,) int16 kind id of the tile in each hand, -1 none
@@ -39,16 +46,16 @@ class State(NamedTuple):
     terminated: jnp.ndarray  # () bool
     illegal: jnp.ndarray     # () bool the game ended on an illegal action
     rewards: jnp.ndarray     # (4,) float32 each seat's coin change at the last step
-    room_value: jnp.ndarray  # (N,) int16 coins of the room labelled n on its own (tiles once each, dragons); 0 no room
-    room_advisors: jnp.ndarray  # (N, 4) int16 advisors of each seat in the room labelled n
-    room_open: jnp.ndarray   # (N,) int16 open sides of the room labelled n facing an empty cell or the edge
-    door_nodes: jnp.ndarray  # (D, 2) int16 the two nodes of each door link on the table, in the order laid; -1 none
-    doors: jnp.ndarray       # () int32 door links on the table (rows of door_nodes in use)
+    room_value: jnp.ndarray  # (P,) int16 coins of the room labelled p on its own (tiles once each, dragons); 0 no room
+    room_advisors: jnp.ndarray  # (P, 4) int16 advisors of each seat in the room labelled p
+    room_open: jnp.ndarray   # (P,) int16 open sides of the room labelled p facing an empty cell or the edge
+    door_parts: jnp.ndarray  # (D, 2) int16 the two parts of each door link on the table, in the order laid; -1 none
+    doors: jnp.ndarray       # () int32 door links on the table (rows of door_parts in use)
     shift: jnp.ndarray       # (2,) int32 (dx, dy) the city has moved since set-up (Rules.recentre: the table
                              #      follows the city); a cell's place in the rules' edgeless plane is (x, y) - shift
     edge_reached: jnp.ndarray  # () bool a tile was laid on the grid's border (the reference's Game.edge_reached)
-    last_rooms: jnp.ndarray  # (6,) int16 a node of each room the last laid tile touched (its parts, and the
-                             #      neighbours whose open side faced it: the only rooms it can close); -1 none
+    last_rooms: jnp.ndarray  # (6,) int16 a part of each room the last laid tile touched (its parts, and the
+                             #      neighbours' whose open side faced it: the only rooms it can close); -1 none
 
     @property
     def round(self):
@@ -56,20 +63,21 @@ class State(NamedTuple):
         return self.turns // self.players
 
 
-def empty_state(size: int, n_kinds: int, door_capacity: int = 1) -> State:
+def empty_state(size: int, n_kinds: int, door_capacity: int, part_capacity: int) -> State:
     i32 = lambda v: jnp.asarray(v, jnp.int32)
     return State(
         tile=-jnp.ones((size, size), jnp.int16), owner=-jnp.ones((size, size), jnp.int8),
-        rotation=jnp.zeros((size, size), jnp.int8), label=-jnp.ones((size, size, 2), jnp.int32),
-        closed=jnp.zeros((size * size * 2,), bool), stacks=-jnp.ones((MAX_PLAYERS, n_kinds), jnp.int16),
+        rotation=jnp.zeros((size, size), jnp.int8), part=-jnp.ones((size, size, 2), jnp.int16),
+        room=-jnp.ones((part_capacity,), jnp.int16), pair=jnp.zeros((part_capacity,), bool), parts=i32(0),
+        closed=jnp.zeros((part_capacity,), bool), stacks=-jnp.ones((MAX_PLAYERS, n_kinds), jnp.int16),
         drawn=jnp.zeros((MAX_PLAYERS,), jnp.int32), held=-jnp.ones((MAX_PLAYERS,), jnp.int16),
         coins=jnp.zeros((MAX_PLAYERS,), jnp.int32), end_coins=jnp.zeros((MAX_PLAYERS,), jnp.int32),
         current=i32(0), players=i32(2), stack_size=i32(0), turns=i32(0), turns_total=i32(0), ending=i32(0),
         start_side=i32(0), terminated=jnp.asarray(False), illegal=jnp.asarray(False),
         rewards=jnp.zeros((MAX_PLAYERS,), jnp.float32),
-        room_value=jnp.zeros((size * size * 2,), jnp.int16),
-        room_advisors=jnp.zeros((size * size * 2, MAX_PLAYERS), jnp.int16),
-        room_open=jnp.zeros((size * size * 2,), jnp.int16),
-        door_nodes=-jnp.ones((door_capacity, 2), jnp.int16), doors=i32(0), shift=jnp.zeros((2,), jnp.int32),
+        room_value=jnp.zeros((part_capacity,), jnp.int16),
+        room_advisors=jnp.zeros((part_capacity, MAX_PLAYERS), jnp.int16),
+        room_open=jnp.zeros((part_capacity,), jnp.int16),
+        door_parts=-jnp.ones((door_capacity, 2), jnp.int16), doors=i32(0), shift=jnp.zeros((2,), jnp.int32),
         edge_reached=jnp.asarray(False),
         last_rooms=-jnp.ones((6,), jnp.int16))

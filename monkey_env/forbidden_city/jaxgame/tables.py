@@ -48,10 +48,7 @@ class Static:
     coin_tile: int
     coin_dragon: int
     door_capacity: int        # D: door links the table can ever hold (one door side each, at most)
-
-    @property
-    def nodes(self) -> int:
-        return self.size * self.size * 2
+    part_capacity: int        # P: tile parts a game can ever lay (the start tile's and every stack's)
 
 
 def build_tables(data: GameData) -> tuple[Tables, Static]:
@@ -85,6 +82,11 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     kind_doors = [k.face.sides.count(DOOR) for k in data.kinds]
     start_doors = max(sum(f.sides.count(DOOR) for row in data.start_cells(side) for f in row) for side in START_SIDES)
     door_capacity = start_doors + max(2 * sum(kind_doors), MAX_PLAYERS * sum(kind_doors[:data.base_size]))
+    # Rooms are numbered by the parts laid (State.part), so their totals take as many rows as a
+    # game can lay parts, whatever the table's size: the start tile's and every stack's.
+    kind_parts = [k.face.parts for k in data.kinds]
+    start_parts = max(sum(f.parts for row in data.start_cells(side) for f in row) for side in START_SIDES)
+    part_capacity = start_parts + max(2 * sum(kind_parts), MAX_PLAYERS * sum(kind_parts[:data.base_size]))
     end = np.array([coins.end_advisor * sum(k.face.advisors) + coins.end_dragon * sum(k.face.dragons)
                     for k in data.kinds], np.int32)
     tables = Tables(
@@ -98,5 +100,6 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
         two_counting=jnp.asarray(np.array([f.parts == 2 and f.counts for f in faces], bool)))
     static = Static(size=data.size, span=data.start_span, origin=data.start_origin("beginner"), n_start=n_start,
                     n_kinds=len(data.kinds), base_size=data.base_size, coin_tile=coins.tile,
-                    coin_dragon=coins.dragon, door_capacity=max(1, door_capacity))
+                    coin_dragon=coins.dragon, door_capacity=max(1, door_capacity),
+                    part_capacity=part_capacity)
     return tables, static
