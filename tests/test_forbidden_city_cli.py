@@ -24,3 +24,5 @@ def test_balance_reports_every_player_count(tmp_path):
     titles = [s["title"] for s in json.loads((out / "figures.json").read_text())["sections"]]
     assert any("2 players" in t for t in titles) and any("3 players" in t for t in titles)
     assert any(t.startswith("Tile kinds") for t in titles)
+    # the report names the game's own score and win rule
+    assert "Scores count coins; the winner has the most coins" in (out / "report.md").read_text()

@@ -54,6 +54,8 @@ def markdown(report: dict) -> str:
     lines = [f"# Balance report: {m['title']}", "",
              f"{m['games']} games, agent `{m['agent']}` in every seat, {m['engine']} engine, seeds {m['seed']}.."
              f"{m['seed'] + m['games'] - 1}; 95% intervals (Wilson for rates, t for means).", ""]
+    if m.get("score_name"):      # reports made before the field say nothing
+        lines += [f"Scores count {m['score_name']}; {m['win_rule']}.", ""]
     for s in report["sections"]:
         lines += [f"## {s['title']}", ""]
         if s.get("note"):
@@ -91,7 +93,8 @@ def run(spec, args) -> int:
         sections += part
     meta = {"game": spec.name, "title": spec.title, "games": games // len(counts), "agent": name, "seed": args.seed,
             "engine": "jax" if batched else "reference", "seconds": time.perf_counter() - t0,
-            "players": [c for c in counts if c]}
+            "players": [c for c in counts if c], "score_name": spec.score_name,
+            "win_rule": f"{spec.win_rule}; a win still shared by k seats counts 1/k to each"}
     report = stamp({"meta": meta, "sections": sections}, [name])
     (out / "figures.json").write_text(json.dumps(_json_ready(report), indent=1))
     page = out / "report.md"
