@@ -91,3 +91,22 @@ def short_error(e: Exception) -> str:
     if isinstance(e, ValidationError):
         return "; ".join(f"{'.'.join(str(x) for x in err['loc']) or 'file'}: {err['msg']}" for err in e.errors())
     return str(e)
+
+
+def replace_values(params, fields, values: dict):
+    """A params NamedTuple with some of its traced value ``fields`` replaced, each with the
+    old one's dtype and trailing shape (a leading batch axis may be added): what a balance tune
+    tries without recompiling. Unknown names or wrong shapes raise a ValueError."""
+    import jax.numpy as jnp
+
+    unknown = set(values) - set(fields)
+    if unknown:
+        raise ValueError(f"not tunable values: {', '.join(sorted(unknown))}; tunable: {', '.join(fields)}")
+    out = {}
+    for name, v in values.items():
+        old = getattr(params, name)
+        v = jnp.asarray(v, old.dtype)
+        if v.shape[v.ndim - old.ndim:] != old.shape:
+            raise ValueError(f"{name}: shape {v.shape}, expected {old.shape}")
+        out[name] = v
+    return params._replace(**out)
