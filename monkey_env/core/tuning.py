@@ -135,3 +135,61 @@ def replace_values(params, fields, values: dict):
             raise ValueError(f"{name}: shape {v.shape}, expected {old.shape}")
         out[name] = v
     return params._replace(**out)
+
+
+def slug(name: str) -> str:
+    """A name as a space file spells it: lower case, words joined by '-', no apostrophes
+    ("Dragon's Favour" -> "dragons-favour")."""
+    return "-".join(name.lower().replace("'", "").split())
+
+
+def checked_bound(bound: Bound, start: int, allowed: tuple[int, int], where: str, kind: str) -> None:
+    """SpaceError unless the starting data's value lies within the bound (the search starts from
+    the data) and the bound within what a number of this kind may be."""
+    if not bound.low <= start <= bound.high:
+        raise SpaceError(f"{where}: the starting data's value {start} is outside [{bound.low}, {bound.high}] "
+                         "(the search starts from the data)")
+    lo, hi = allowed
+    if bound.low < lo or bound.high > hi:
+        raise SpaceError(f"{where}: bounds [{bound.low}, {bound.high}], outside the range of a {kind} number [{lo}, {hi}]")
+
+
+def resolve_all(spec: SpaceFile, resolve, source: str) -> list:
+    """Each bound of the file resolved by ``resolve(bound)``; SpaceError for a number listed twice."""
+    seen, out = set(), []
+    for b in spec.numbers:
+        if b.number in seen:
+            raise SpaceError(f"{source}: {b.number} is listed twice")
+        seen.add(b.number)
+        out.append(resolve(b))
+    return out
+
+
+def check_extremes(names: list[str], bounds: list[Bound], apply, source: str) -> None:
+    """The game data made with every number at its low bound, and at its high bound, must pass
+    the data's own validation (``apply(candidate)`` raises a ValueError or ValidationError)."""
+    for side in ("low", "high"):
+        candidate = {n: getattr(b, side) for n, b in zip(names, bounds)}
+        try:
+            apply(candidate)
+        except (ValidationError, ValueError) as e:
+            raise SpaceError(f"{source}: with every number at its {side} bound the game data is invalid: "
+                             f"{short_error(e)}") from None
+
+
+def copy_config_folder(base: str | Path, out: str | Path) -> Path:
+    """A fresh copy of a configs/ folder (every game's data; no tune spaces, no Python files)."""
+    import shutil
+
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(base, out, ignore=shutil.ignore_patterns("__pycache__", "__init__.py", "tune"))
+    return out
+
+
+def write_yaml(path: str | Path, data: dict, header: str = "") -> None:
+    """A data file written as YAML, each line of ``header`` a comment above it."""
+    note = "".join(f"# {line}\n" for line in header.splitlines())
+    body = yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=120, allow_unicode=True)
+    Path(path).write_text(note + body)

@@ -19,10 +19,8 @@ METHOD = (
     "Each trial plays the same deals (common random numbers): for every agent, {games} games per player count"
     "{per_map} with that agent in every seat, and {skill} two-player games{per_map_skill} per seat order of greedy "
     "against random; the candidate's numbers are traced parameters of one compiled JAX engine. The objective "
-    "(monkey_env/apps/tune/objective.py) is a weighted sum of {n_terms} terms in percentage points: seat (RMS of "
-    "every seat's win rate minus 1/players, per agent and player count), skill (how far greedy falls below "
-    "{skill_target:.0f}% against random), length (how far the mean rounds leave the starting data's ±{tol:.0f}% "
-    "band){item_term}; weights {weights}. Sampler {sampler}, trial 0 = the starting data. Validation: the best "
+    "(monkey_env/apps/tune/objective.py) is a weighted sum of the game's {n_terms} terms in percentage points: "
+    "{term_words}; weights {weights}. Sampler {sampler}, trial 0 = the starting data. Validation: the best "
     "{top} candidate(s) of the search and the starting data replay the plan {repeats} times on fresh deals (seeds "
     "from seed + 100,000,000, never searched), so every target gets a 95% interval: Wilson for win rates, Student t "
     "for rounds, Newcombe for changes of a seat's win rate{item_lifts}, a percentile bootstrap over "
@@ -90,13 +88,16 @@ def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: s
     )
     own = [t for t in space.terms if t not in SHARED_TERMS]
     has_maps = getattr(part, "has_maps", False)
+    o = space.objective
+    words = {"seat": "seat (RMS of every seat's win rate minus 1/players, per agent and player count)",
+             "skill": f"skill (how far greedy falls below {100 * (0.5 + o.skill_margin):.0f}% against random)",
+             "length": f"length (how far the mean rounds leave the starting data's ±{100 * o.length_tolerance:.0f}% band)"}
+    words.update({t: f"{t} (how far the lift of the {item} that stands out most, its holders' win rate minus its "
+                     f"non-holders', exceeds {100 * o.card_threshold:.0f} points from the median lift)" for t in own})
     summary["method"] = METHOD.format(
-        games=settings.games, skill=_skill_games(settings), skill_target=100 * (0.5 + space.objective.skill_margin),
-        tol=100 * space.objective.length_tolerance, n_terms=len(space.terms),
+        games=settings.games, skill=_skill_games(settings), n_terms=len(space.terms),
+        term_words=", ".join(words[t] for t in space.terms),
         per_map=" and map" if has_maps else "", per_map_skill=" per map and" if has_maps else "",
-        item_term="".join(f", {t} (how far the lift of the {item} that stands out most, its holders' win rate minus "
-                          f"its non-holders', exceeds {100 * space.objective.card_threshold:.0f} points from the "
-                          f"median lift)" for t in own),
         item_lifts=f" and for {item} lifts" if own else "",
         weights=", ".join(f"{k} {v:g}" for k, v in space.objective.weights.items()), sampler=settings.sampler,
         top=validate_top, repeats=repeats)

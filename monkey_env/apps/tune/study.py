@@ -82,7 +82,7 @@ class EngineEvaluator:
 
         self.settings = settings
         self.space = settings.load_space()
-        self.jg = settings.tune_part().jax_game(settings.config_dir)
+        self.jg = settings.tune_part().jax_game(settings.config_dir, self.space)
         self.runner = TrialRunner(self.jg, settings.plan(), settings.tune_part(), settings.game)
         self.bands = bands
 

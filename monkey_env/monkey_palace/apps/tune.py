@@ -315,8 +315,10 @@ class MonkeyPalaceTune:
         return Space.load(path, MonkeyPalaceTune.load_data(config_dir))
 
     @staticmethod
-    def jax_game(config_dir: str | None):
-        """The JAX engine whose params(values=...) take Space.values (traced: compiled once)."""
+    def jax_game(config_dir: str | None, space: Space | None = None):
+        """The JAX engine whose params(values=...) take Space.values (traced: compiled once);
+        one engine serves every space (its shapes do not depend on the bounds)."""
+        del space
         from monkey_env.monkey_palace.jaxgame.env import jax_game_for
         from monkey_env.monkey_palace.options import GameOptions
 
