@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -275,6 +276,15 @@ def data_changes(before: GameData, after: GameData) -> list[dict]:
     return out
 
 
+@lru_cache(maxsize=4)
+def _tune_engine(config_dir: str | None, most_start_cards: int | None):
+    """The process's engine for a tune of this data and loop bound (its agents compile once for it)."""
+    from monkey_env.shadow_theater.jaxgame.engine import ShadowTheaterJax
+    from monkey_env.shadow_theater.options import ShadowTheaterOptions
+
+    return ShadowTheaterJax(ShadowTheaterOptions(config_dir=config_dir), max_start_cards=most_start_cards)
+
+
 class ShadowTheaterTune:
     """The ``tune`` part: what monkey_env/apps/tune asks of a game (monkey_env.games.PARTS)."""
 
@@ -300,11 +310,7 @@ class ShadowTheaterTune:
     def jax_game(config_dir: str | None, space: Space | None = None):
         """The JAX engine whose Params.with_values take Space.values (traced: compiled once),
         its start-scroll loop long enough for every candidate of ``space``."""
-        from monkey_env.shadow_theater.jaxgame.engine import ShadowTheaterJax
-        from monkey_env.shadow_theater.options import ShadowTheaterOptions
-
-        most = None if space is None else space.most_start_cards()
-        return ShadowTheaterJax(ShadowTheaterOptions(config_dir=config_dir), max_start_cards=most)
+        return _tune_engine(config_dir, None if space is None else space.most_start_cards())
 
     @staticmethod
     def max_players() -> int:
