@@ -16,7 +16,6 @@ from monkey_env.forbidden_city.game_data import START_SIDES, GameData
 from monkey_env.forbidden_city.geometry import DOOR, OPEN
 from monkey_env.forbidden_city.jaxgame.state import MAX_PLAYERS
 
-
 COIN_FIELDS = ("tile", "dragon", "end_advisor", "end_dragon")    # table.yaml's coins, in State.coin_values order
 
 

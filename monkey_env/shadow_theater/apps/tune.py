@@ -18,7 +18,7 @@ weapons.yaml or scrolls.yaml in lower case, words joined by '-', no apostrophes
 | ``weapons.<kind>.amount`` | what a gain, steal or recall card of the kind takes |
 | ``scrolls.<scroll>.amount`` | the scroll's amount (its effect says of what) |
 | ``game.lanterns_to_win`` | Lanterns that win the game (the Lantern rule) |
-| ``game.scoring.<field>`` | a round's scoring: monkeys_fed_per_peach, points_per_fed_monkey, jade_per_set, points_per_jade_set, jade_majority_points (who scores more takes the round's Lantern) |
+| ``game.scoring.<field>`` | a round's scoring (who scores more takes its Lantern): SCORING's fields |
 | ``game.starting_monkeys.<starter/other>`` | monkeys the round's starter and the other player take |
 
 The bounds are integers, ``low < high``, the starting data's value lies between them, each
