@@ -11,7 +11,7 @@ The names of the numbers (NUMBER_FORMS):
 
 | name | the number |
 |---|---|
-| ``coins.<tile/dragon/end_advisor/end_dragon>`` | table.yaml's coins: a room's per tile, per dragon; a kept tile's per advisor, per dragon |
+| ``coins.<field>`` | table.yaml's coins (COINS): a room's per tile, per dragon; a kept tile's per advisor, per dragon |
 | ``tiles.stack.<i>.advisors`` | advisors on the i-th tile of tiles.yaml's stack (from 1; every ``count`` copy of it alike) |
 | ``tiles.stack.<i>.dragon`` | whether it holds a dragon (0 or 1) |
 | ``tiles.two_player_extras.<i>.advisors`` / ``.dragon`` | the same for the tiles marked "2" |
