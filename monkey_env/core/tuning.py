@@ -10,7 +10,9 @@ A space file (YAML):
     objective: {...}        # targets and weights, ObjectiveConfig
 
 Which names a game knows, and what they change, is the game's (its ``tune`` part,
-monkey_env.games.PARTS).
+monkey_env.games.PARTS), and so are the objective's terms: the shared ones (SHARED_TERMS) and,
+where the game has one, its own item term (a card or tile whose holders win too often: named
+by the game, e.g. ``cards``); ``check_objective`` fills the weights for them.
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
-TERMS = ("seat", "skill", "length", "cards")
+SHARED_TERMS = ("seat", "skill", "length")     # every game's (objective.py)
+TERMS = SHARED_TERMS + ("cards",)              # the terms of a game whose item term is "cards"
+DEFAULT_WEIGHTS = {"seat": 1.0, "skill": 1.0, "length": 0.5}
+ITEM_WEIGHT = 0.25                             # the default weight of a game's own item term
 
 
 class SpaceError(ValueError):
@@ -31,21 +36,41 @@ class ObjectiveConfig(BaseModel):
     """Targets and weights (the ``objective:`` section of a space file)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    weights: dict[str, float] = Field(default_factory=lambda: {"seat": 1.0, "skill": 1.0, "length": 0.5, "cards": 0.25})
+    weights: dict[str, float] | None = Field(
+        None, description="term -> weight (None: DEFAULT_WEIGHTS and ITEM_WEIGHT for the game's item term)")
     skill_margin: float = Field(0.3, ge=0, le=0.5, description="greedy must beat random in >= 0.5 + margin")
     length_tolerance: float = Field(0.10, gt=0, le=1, description="band: the starting data's mean rounds ± this fraction")
     card_threshold: float = Field(0.10, ge=0, le=1, description="a lift this far from the median stands out")
     card_min_games: int = Field(30, ge=1)
 
     def model_post_init(self, _context) -> None:
-        unknown = set(self.weights) - set(TERMS)
-        if unknown:
-            raise ValueError(f"objective weights: unknown terms {sorted(unknown)}; terms: {', '.join(TERMS)}")
-        if any(w < 0 for w in self.weights.values()):
+        if self.weights is not None and any(w < 0 for w in self.weights.values()):
             raise ValueError("objective weights must not be negative")
 
     def weight(self, term: str) -> float:
+        if self.weights is None:
+            return DEFAULT_WEIGHTS.get(term, ITEM_WEIGHT)
         return float(self.weights.get(term, 0.0))
+
+    def terms(self) -> tuple[str, ...]:
+        """The terms these weights name (the shared ones and "cards" when none are named)."""
+        if self.weights is None:
+            return TERMS
+        return SHARED_TERMS + tuple(t for t in self.weights if t not in SHARED_TERMS)
+
+
+def check_objective(objective: ObjectiveConfig, terms: tuple[str, ...], source: str) -> ObjectiveConfig:
+    """The objective with its weights filled for a game's ``terms`` (the defaults where the file
+    names none); SpaceError naming the file when it weighs a term the game does not have."""
+    if objective.weights is None:
+        weights = {t: DEFAULT_WEIGHTS.get(t, ITEM_WEIGHT) for t in terms}
+    else:
+        unknown = sorted(set(objective.weights) - set(terms))
+        if unknown:
+            raise SpaceError(f"{source}: objective weights: unknown terms {unknown}; this game's terms: "
+                             f"{', '.join(terms)}")
+        weights = {t: float(objective.weights.get(t, 0.0)) for t in terms}
+    return objective.model_copy(update={"weights": weights})
 
 
 class Bound(BaseModel):
@@ -91,3 +116,80 @@ def short_error(e: Exception) -> str:
     if isinstance(e, ValidationError):
         return "; ".join(f"{'.'.join(str(x) for x in err['loc']) or 'file'}: {err['msg']}" for err in e.errors())
     return str(e)
+
+
+def replace_values(params, fields, values: dict):
+    """A params NamedTuple with some of its traced value ``fields`` replaced, each with the
+    old one's dtype and trailing shape (a leading batch axis may be added): what a balance tune
+    tries without recompiling. Unknown names or wrong shapes raise a ValueError."""
+    import jax.numpy as jnp
+
+    unknown = set(values) - set(fields)
+    if unknown:
+        raise ValueError(f"not tunable values: {', '.join(sorted(unknown))}; tunable: {', '.join(fields)}")
+    out = {}
+    for name, v in values.items():
+        old = getattr(params, name)
+        v = jnp.asarray(v, old.dtype)
+        if v.shape[v.ndim - old.ndim:] != old.shape:
+            raise ValueError(f"{name}: shape {v.shape}, expected {old.shape}")
+        out[name] = v
+    return params._replace(**out)
+
+
+def slug(name: str) -> str:
+    """A name as a space file spells it: lower case, words joined by '-', no apostrophes
+    ("Dragon's Favour" -> "dragons-favour")."""
+    return "-".join(name.lower().replace("'", "").split())
+
+
+def checked_bound(bound: Bound, start: int, allowed: tuple[int, int], where: str, kind: str) -> None:
+    """SpaceError unless the starting data's value lies within the bound (the search starts from
+    the data) and the bound within what a number of this kind may be."""
+    if not bound.low <= start <= bound.high:
+        raise SpaceError(f"{where}: the starting data's value {start} is outside [{bound.low}, {bound.high}] "
+                         "(the search starts from the data)")
+    lo, hi = allowed
+    if bound.low < lo or bound.high > hi:
+        raise SpaceError(f"{where}: bounds [{bound.low}, {bound.high}], outside the range of a {kind} number [{lo}, {hi}]")
+
+
+def resolve_all(spec: SpaceFile, resolve, source: str) -> list:
+    """Each bound of the file resolved by ``resolve(bound)``; SpaceError for a number listed twice."""
+    seen, out = set(), []
+    for b in spec.numbers:
+        if b.number in seen:
+            raise SpaceError(f"{source}: {b.number} is listed twice")
+        seen.add(b.number)
+        out.append(resolve(b))
+    return out
+
+
+def check_extremes(names: list[str], bounds: list[Bound], apply, source: str) -> None:
+    """The game data made with every number at its low bound, and at its high bound, must pass
+    the data's own validation (``apply(candidate)`` raises a ValueError or ValidationError)."""
+    for side in ("low", "high"):
+        candidate = {n: getattr(b, side) for n, b in zip(names, bounds)}
+        try:
+            apply(candidate)
+        except (ValidationError, ValueError) as e:
+            raise SpaceError(f"{source}: with every number at its {side} bound the game data is invalid: "
+                             f"{short_error(e)}") from None
+
+
+def copy_config_folder(base: str | Path, out: str | Path) -> Path:
+    """A fresh copy of a configs/ folder (every game's data; no tune spaces, no Python files)."""
+    import shutil
+
+    out = Path(out)
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(base, out, ignore=shutil.ignore_patterns("__pycache__", "__init__.py", "tune"))
+    return out
+
+
+def write_yaml(path: str | Path, data: dict, header: str = "") -> None:
+    """A data file written as YAML, each line of ``header`` a comment above it."""
+    note = "".join(f"# {line}\n" for line in header.splitlines())
+    body = yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=120, allow_unicode=True)
+    Path(path).write_text(note + body)

@@ -20,8 +20,9 @@ def _ints(text: str) -> tuple[int, ...]:
 def register(sub) -> None:
     p = sub.add_parser("tune", help="search the game's numbers for a fairer game; validate on fresh deals")
     p.add_argument("--space", default=None, help="the space file (default: the game's default space file)")
-    p.add_argument("--players", type=_ints, default=(2, 4), help="player counts (default: 2,4)")
-    p.add_argument("--maps", type=_ints, default=(1, 2, 3, 4), help="maps (default: 1,2,3,4)")
+    p.add_argument("--players", type=_ints, default=None,
+                   help="player counts (default: the game's tune part's, e.g. 2,4; a duel: 2)")
+    p.add_argument("--maps", type=_ints, default=None, help="maps, for a game with maps (default: all of them)")
     p.add_argument("--agents", default="greedy,ppo-sample", help="agents of the seat games (default: %(default)s)")
     p.add_argument("--trials", type=int, default=40, help="finished trials the study should hold (default: %(default)s)")
     p.add_argument("--games", type=int, default=64, help="games per agent, player count and map in a trial")
@@ -44,16 +45,25 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from monkey_env.apps.tune.study import TuneSettings, tunable_games
     from monkey_env.games import game_spec
 
-    if not game_spec(args.game).has("tune"):
+    spec = game_spec(args.game)
+    if not spec.has("tune"):
         raise ValueError(f"tune: {args.game} has no tune space yet (games with one: "
                          f"{', '.join(tunable_games()) or 'none'})")
     if args.trials < 1:
         raise ValueError("--trials must be at least 1")
+    part = spec.load("tune")
     agents = tuple(a for a in args.agents.split(",") if a)
-    bad = [p for p in args.players if p not in (2, 3, 4)]
+    players = part.default_players if args.players is None else args.players
+    bad = [p for p in players if p not in part.player_counts]
     if bad:
-        raise ValueError(f"--players: {bad} not in 2, 3, 4")
-    settings = TuneSettings(space=args.space, config_dir=args.config_dir, game=args.game, players=args.players, maps=args.maps,
+        raise ValueError(f"--players: {bad} not in {', '.join(map(str, part.player_counts))} ({spec.title})")
+    if part.has_maps:
+        maps = part.default_maps if args.maps is None else args.maps
+    elif args.maps is not None:
+        raise ValueError(f"--maps: {spec.title} has no maps")
+    else:
+        maps = (0,)                  # the one setting of a game without maps
+    settings = TuneSettings(space=args.space, config_dir=args.config_dir, game=args.game, players=players, maps=maps,
                             agents=agents, games=args.games, skill_games=args.skill_games, seed=args.seed,
                             sampler=args.sampler)
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))

@@ -2,8 +2,10 @@
 TAG at IEEE CoG 2025 (tune a game's parameters so that win rates between agents and seats hit
 targets), computed from a table of played games. Smaller is better; 0 hits every target.
 
-Four terms, each in percentage points (so their weights compare like with like), each
-reported apart:
+The terms, each in percentage points (so their weights compare like with like), each
+reported apart: the three every game shares, and the game's own item term where it has one
+(its name is the game's: ``cards`` for a game whose items are cards; a game without one has
+three terms):
 
 * ``seat``: for each agent and player count, the root mean square of every seat's win rate
   minus ``1/players`` (pooled over the maps), averaged over those groups. A game fair to its
@@ -16,13 +18,14 @@ reported apart:
   calibrated on the starting data (its mean ± ``length_tolerance``, a fraction); the term is
   how far outside the band it falls, as a percentage of the band's centre, averaged over the
   player counts.
-* ``cards``: no card's purchase lift stands out: a card's lift is its buyers' win rate minus
-  its non-buyers' (seat-games of the same agent and player count); the term is, averaged over
-  the groups, the largest amount by which a card's lift departs from the median lift of the
-  cards by more than ``card_threshold``. Cards bought in fewer than ``card_min_games``
-  seat-games, or left in more than all but that many, are skipped (their lift is noise).
+* the item term (e.g. ``cards``): no item's lift stands out: an item's lift is its holders'
+  win rate minus its non-holders' (seat-games of the same agent and player count; what holding
+  is, the game says: a card bought, a scroll kept); the term is, averaged over the groups, the
+  largest amount by which an item's lift departs from the median lift of the items by more
+  than ``card_threshold``. Items held in fewer than ``card_min_games`` seat-games, or left in
+  more than all but that many, are skipped (their lift is noise).
 
-``total = Σ weight[term] · term``. Multi-objective samplers (NSGA-II) minimise the four terms.
+``total = Σ weight[term] · term``. Multi-objective samplers (NSGA-II) minimise the terms.
 A win is the rulebook's: a shared first place counts 1/k to each of k seats (monkey_env.core.outcome).
 """
 
@@ -32,7 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from monkey_env.core.tuning import TERMS, ObjectiveConfig  # noqa: F401  (re-exported)
+from monkey_env.core.tuning import SHARED_TERMS, TERMS, ObjectiveConfig  # noqa: F401  (re-exported)
 
 
 @dataclass
@@ -43,7 +46,9 @@ class SeatGames:
     players: int
     win_shares: np.ndarray       # (G, P) float: 1 sole winner, 1/k for k tied, 0
     rounds: np.ndarray           # (G,) int
-    card_owner: np.ndarray | None = None  # (G, C) seat owning each card at the end, -1 none
+    # The items held (the item term's table): (G, C) the seat owning each item at the end, -1
+    # none; or (G, P, C) bool, each seat holding each item (an item several seats may hold).
+    card_owner: np.ndarray | None = None
     maps: np.ndarray | None = None        # (G,) map of each game (reports only)
 
     @property
@@ -123,12 +128,18 @@ def length_term(table: GameTable, bands: Bands) -> tuple[float, dict]:
     return (float(np.mean(outs)) if outs else 0.0), detail
 
 
+def held_items(g: SeatGames) -> np.ndarray:
+    """(G, P, C) bool: each seat-game held each item (SeatGames.card_owner in either form)."""
+    owner = np.asarray(g.card_owner)
+    if owner.ndim == 3:
+        return owner[:, :g.players].astype(bool)
+    return owner[:, None, :] == np.arange(g.players)[None, :, None]
+
+
 def card_lifts(g: SeatGames, min_games: int) -> np.ndarray:
-    """(C,) each card's buyers' win rate minus its non-buyers' (seat-games), NaN when too few."""
-    owner = g.card_owner
+    """(C,) each item's holders' win rate minus its non-holders' (seat-games), NaN when too few."""
     n, p = g.win_shares.shape
-    seat = np.arange(p)[None, :, None]                       # (1, P, 1)
-    bought = owner[:, None, :] == seat                       # (G, P, C) this seat-game bought the card
+    bought = held_items(g)                                   # (G, P, C) this seat-game held the item
     wins = g.win_shares[:, :, None]                          # (G, P, 1)
     k_buy = bought.sum((0, 1))
     k_not = n * p - k_buy
@@ -168,12 +179,17 @@ class Evaluation:
         return dict(terms=self.terms, total=self.total, detail=self.detail)
 
 
-def evaluate(table: GameTable, config: ObjectiveConfig, bands: Bands) -> Evaluation:
-    """The four terms and their weighted sum for a table of games."""
+def evaluate(table: GameTable, config: ObjectiveConfig, bands: Bands, terms: tuple[str, ...] | None = None) -> Evaluation:
+    """The terms (the game's: SHARED_TERMS and its item term if any; default: those the config
+    weighs) and their weighted sum for a table of games."""
+    terms = tuple(terms) if terms is not None else config.terms()
     seat, d_seat = seat_term(table)
     skill, d_skill = skill_term(table, config.skill_margin)
     length, d_length = length_term(table, bands)
-    cards, d_cards = cards_term(table, config.card_threshold, config.card_min_games)
-    terms = dict(seat=seat, skill=skill, length=length, cards=cards)
-    total = sum(config.weight(t) * v for t, v in terms.items())
-    return Evaluation(terms, float(total), dict(seat=d_seat, skill=d_skill, length=d_length, cards=d_cards))
+    values = dict(seat=seat, skill=skill, length=length)
+    detail = dict(seat=d_seat, skill=d_skill, length=d_length)
+    for item in (t for t in terms if t not in SHARED_TERMS):     # the game's item term
+        values[item], detail[item] = cards_term(table, config.card_threshold, config.card_min_games)
+    values = {t: values[t] for t in terms}
+    total = sum(config.weight(t) * v for t, v in values.items())
+    return Evaluation(values, float(total), detail)

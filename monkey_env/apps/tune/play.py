@@ -8,6 +8,10 @@ so the engine and the agents compile once for the whole tune, whatever the candi
 
 * ``seats:<agent>``: the agent in every seat, each (players, map) ``games`` times;
 * ``skill``: greedy against random in two players, both seat orders, on every map.
+
+"Map" is the game's own setting varied by the tune where it has one (its tune part's
+``has_maps``); a game without maps plays one setting, map 0. What the game's params of a
+(players, map) are, and which items its seats held (the item term's table), the tune part says.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ import numpy as np
 
 from monkey_env.apps.batch_play import game_keys
 from monkey_env.apps.tune.objective import GameTable, SeatGames, SkillGames
-from monkey_env.core.outcome import batch_places
 
 SKILL_PAIR = ("greedy", "random")
 
@@ -89,7 +92,7 @@ class BatchGames:
     batch: Batch
     places: np.ndarray       # (B, 4) 1 = winner, 0 = no such seat
     rounds: np.ndarray       # (B,)
-    card_owner: np.ndarray   # (B, C)
+    card_owner: np.ndarray | None   # (B, C) owner, or (B, P, C) bool held: the items (None: the game has none)
     scores: np.ndarray       # (B, 4)
     seconds: float
 
@@ -97,11 +100,13 @@ class BatchGames:
 class TrialRunner:
     """Plays a TrialPlan for any candidate on one JaxGame; agents and params are built once."""
 
-    def __init__(self, jg, plan: TrialPlan, max_decisions: int = 2000):
+    def __init__(self, jg, plan: TrialPlan, part, game: str, max_decisions: int = 2000):
+        """part: the game's tune part (its params of a (players, map), the items its seats held);
+        game: its --game name (whose agents play)."""
         from monkey_env.agents.registry import make_batch_agent
 
-        self.jg, self.plan, self.max_decisions = jg, plan, max_decisions
-        self.agents = {name: make_batch_agent(name, seed=plan.agent_key)
+        self.jg, self.plan, self.max_decisions, self.part = jg, plan, max_decisions, part
+        self.agents = {name: make_batch_agent(name, seed=plan.agent_key, game=game)
                        for b in plan.batches for name in b.agents}
         self._params = {b.name: self._batch_params(b) for b in plan.batches}
         self.games_played = 0
@@ -111,7 +116,7 @@ class TrialRunner:
         rows = []
         for p, m in zip(b.players.tolist(), b.maps.tolist()):
             if (p, m) not in cache:
-                cache[(p, m)] = self.jg.params(players=p, map=m)
+                cache[(p, m)] = self.part.params(self.jg, p, m)
             rows.append(cache[(p, m)])
         return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *rows)
 
@@ -153,10 +158,11 @@ class TrialRunner:
         if bool(states.illegal.any()):
             raise RuntimeError(f"batch {b.name}: an agent played an illegal action")
         scores = np.asarray(jg.batch_scores(states))
-        places = np.asarray(batch_places(scores, np.asarray(states.players), np.asarray(states.holders)[:, 0]))
+        places = np.asarray(jg.batch_places(states))          # the game's own win rule
+        items = self.part.held_items(states)
+        items = None if items is None else np.asarray(items)
         self.games_played += b.size
-        return BatchGames(b, places, np.asarray(states.round), np.asarray(states.card_owner).astype(np.int64),
-                          scores, time.perf_counter() - t0)
+        return BatchGames(b, places, np.asarray(states.round), items, scores, time.perf_counter() - t0)
 
 
 def shares(places: np.ndarray, players: int) -> np.ndarray:
@@ -173,7 +179,7 @@ def game_table(results: list[BatchGames]) -> GameTable:
             for p in sorted(set(b.players.tolist())):
                 rows = b.players == p
                 table.seat_games.append(SeatGames(b.agents[0], p, shares(r.places[rows], p), r.rounds[rows],
-                                                  r.card_owner[rows], b.maps[rows]))
+                                                  None if r.card_owner is None else r.card_owner[rows], b.maps[rows]))
         elif b.name == "skill":
             w = shares(r.places, 2)
             strong_seat = (b.lineup[:, :2] == 0).argmax(1)

@@ -23,6 +23,11 @@ import numpy as np
 from monkey_env.apps.tune.objective import TERMS
 
 
+def _terms(summary: dict) -> list[str]:
+    """The tune's terms (the game's; a summary of an older tune: TERMS)."""
+    return list(summary.get("terms", TERMS))
+
+
 def _pct(e: dict, digits: int = 1) -> str:
     if e is None or e.get("value") is None or not math.isfinite(e["value"]):
         return "n/a"
@@ -52,7 +57,7 @@ def pareto_mask(points: np.ndarray) -> np.ndarray:
     return keep
 
 
-def plot_history(trials: list[dict], out: Path) -> Path:
+def plot_history(trials: list[dict], out: Path, terms=TERMS) -> Path:
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.2))
     n = [t["number"] for t in trials]
     total = np.asarray([t["total"] for t in trials])
@@ -65,7 +70,7 @@ def plot_history(trials: list[dict], out: Path) -> Path:
     ax.set_title("Optimisation history (search deals)")
     ax.legend()
     ax = axes[1]
-    for term in TERMS:
+    for term in terms:
         ax.plot(n, [t["terms"][term] for t in trials], ".-", label=term, alpha=0.8)
     ax.set_xlabel("trial")
     ax.set_ylabel("term (points)")
@@ -78,10 +83,11 @@ def plot_history(trials: list[dict], out: Path) -> Path:
     return path
 
 
-def plot_pareto(trials: list[dict], out: Path) -> Path:
+def plot_pareto(trials: list[dict], out: Path, terms=TERMS) -> Path:
     seat = np.asarray([t["terms"]["seat"] for t in trials])
-    others = [term for term in TERMS if term != "seat"]
-    fig, axes = plt.subplots(1, len(others), figsize=(4.2 * len(others), 4))
+    others = [term for term in terms if term != "seat"]
+    fig, axes = plt.subplots(1, len(others), figsize=(4.2 * len(others), 4), squeeze=False)
+    axes = axes[0]
     for ax, term in zip(axes, others):
         y = np.asarray([t["terms"][term] for t in trials])
         front = pareto_mask(np.stack([seat, y], 1))
@@ -162,7 +168,8 @@ def tables(summary: dict) -> list[tuple[str, list[str], list[list[str]]]]:
         for r in val[label]["seats"]:
             if "card" in r:
                 c = r["card"]
-                rows.append([label, f"most standing-out card, {r['agent']} {r['players']}p: card {c['card']}",
+                item = summary.get("item", "card")
+                rows.append([label, f"most standing-out {item}, {r['agent']} {r['players']}p: {item} {c['card']}",
                              _pct(c["lift"]), f"median {100 * c['median_lift']:.1f} ± "
                              f"{100 * summary['objective_config']['card_threshold']:.0f}",
                              "yes" if abs(c["lift"]["value"] - c["median_lift"])
@@ -172,18 +179,18 @@ def tables(summary: dict) -> list[tuple[str, list[str], list[list[str]]]]:
     rows = []
     for label in labels:
         ev = val[label]["objective"]
-        rows.append([label, f"{ev['total']:.2f}"] + [f"{ev['terms'][t]:.2f}" for t in TERMS])
-    out.append(("The objective on fresh deals (points; lower is better)", ["data", "total", *TERMS], rows))
+        rows.append([label, f"{ev['total']:.2f}"] + [f"{ev['terms'][t]:.2f}" for t in _terms(summary)])
+    out.append(("The objective on fresh deals (points; lower is better)", ["data", "total", *_terms(summary)], rows))
     rows = [[c["number"], str(c["start"]), str(c["tuned"]), f"{c['change']:+d}"] for c in summary["changes"]]
     out.append(("Numbers changed (best candidate of the search)", ["number", "shipped", "tuned", "change"],
                 rows or [["(none)", "", "", ""]]))
     rows = [[c["file"], c["where"], str(c["start"]), str(c["tuned"])] for c in summary["data_changes"]]
     if rows:
         out.append(("The same changes in the data files", ["file", "where", "shipped", "tuned"], rows))
-    rows = [[str(t["number"]), f"{t['total']:.2f}"] + [f"{t['terms'][x]:.2f}" for x in TERMS]
+    rows = [[str(t["number"]), f"{t['total']:.2f}"] + [f"{t['terms'][x]:.2f}" for x in _terms(summary)]
             + [f"{t['seconds']:.0f}"] for t in summary["ranked"][:10]]
     out.append(("Best trials of the search (search deals; optimistic: chosen on these deals)",
-                ["trial", "total", *TERMS, "seconds"], rows))
+                ["trial", "total", *_terms(summary), "seconds"], rows))
     return out
 
 
@@ -191,7 +198,7 @@ def write(summary: dict, out: str | Path) -> Path:
     out = Path(out)
     figdir = out / "figures"
     figdir.mkdir(parents=True, exist_ok=True)
-    pictures = [plot_history(summary["trials"], figdir), plot_pareto(summary["trials"], figdir),
+    pictures = [plot_history(summary["trials"], figdir, _terms(summary)), plot_pareto(summary["trials"], figdir, _terms(summary)),
                 plot_validation(summary["validation"], figdir)]
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=_json_default))
     head = summary["headline"]

@@ -9,24 +9,21 @@ from collections.abc import Callable
 from pathlib import Path
 
 from monkey_env.apps.tune import report as R
-from monkey_env.apps.tune.objective import TERMS
+from monkey_env.apps.tune.objective import SHARED_TERMS
 from monkey_env.apps.tune.study import Tuner, TuneSettings
 from monkey_env.apps.tune.validate import concat_tables, figures, fresh_plans, games_needed
 
 START_LABEL = "shipped"
 
 METHOD = (
-    "Each trial plays the same deals (common random numbers): for every agent, {games} games per player count "
-    "and map with that agent in every seat, and {skill} two-player games per map and seat order of greedy "
+    "Each trial plays the same deals (common random numbers): for every agent, {games} games per player count"
+    "{per_map} with that agent in every seat, and {skill} two-player games{per_map_skill} per seat order of greedy "
     "against random; the candidate's numbers are traced parameters of one compiled JAX engine. The objective "
-    "(monkey_env/apps/tune/objective.py) is a weighted sum of four terms in percentage points: seat (RMS of every "
-    "seat's win rate minus 1/players, per agent and player count), skill (how far greedy falls below "
-    "{skill_target:.0f}% against random), length (how far the mean rounds leave the starting data's ±{tol:.0f}% "
-    "band), cards (how far the card lift that stands out most exceeds {thr:.0f} points from the median lift); "
-    "weights {weights}. Sampler {sampler}, trial 0 = the starting data. Validation: the best {top} candidate(s) "
-    "of the search and the starting data replay the plan {repeats} times on fresh deals (seeds from "
-    "seed + 100,000,000, never searched), so every target gets a 95% interval: Wilson for win rates, Student t "
-    "for rounds, Newcombe for changes of a seat's win rate and for card lifts, a percentile bootstrap over "
+    "(monkey_env/apps/tune/objective.py) is a weighted sum of the game's {n_terms} terms in percentage points: "
+    "{term_words}; weights {weights}. Sampler {sampler}, trial 0 = the starting data. Validation: the best "
+    "{top} candidate(s) of the search and the starting data replay the plan {repeats} times on fresh deals (seeds "
+    "from seed + 100,000,000, never searched), so every target gets a 95% interval: Wilson for win rates, Student t "
+    "for rounds, Newcombe for changes of a seat's win rate{item_lifts}, a percentile bootstrap over "
     "games for the seat spread and its change. A win shared by k seats counts 1/k to each.")
 
 
@@ -62,7 +59,8 @@ def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: s
         say(f"validation: {label} on {repeats} x {evaluator.runner.plan.games} fresh games")
         tables[label] = concat_tables([evaluator.table(cand, p) for p in plans])
     validation = {label: figures(tables[label], space.objective, tuner.bands,
-                                 None if label == START_LABEL else tables[START_LABEL]) for label in candidates}
+                                 None if label == START_LABEL else tables[START_LABEL], space.terms)
+                  for label in candidates}
     validation_seconds = time.perf_counter() - t1
 
     tuned = dict(best.params)
@@ -74,8 +72,10 @@ def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: s
     from monkey_env.games import game_spec
 
     spec = game_spec(settings.game)
+    item = getattr(part, "item_words", "card")
     summary = dict(
         game=dict(name=spec.name, title=spec.title, score_name=spec.score_name, win_rule=spec.win_rule),
+        terms=list(space.terms), item=item,
         settings=dict(tuner.study.user_attrs["settings"]), objective_config=space.objective.model_dump(),
         bands={str(k): v for k, v in tuner.bands.rounds.items()},
         trials=[_trial_row(t) for t in sorted(tuner.finished(), key=lambda t: t.number)],
@@ -86,9 +86,19 @@ def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: s
                      trial_mean=sum(t.user_attrs["seconds"] for t in ranked) / len(ranked)),
         trials_before=before, trials_now=ran, configs=str(configs),
     )
+    own = [t for t in space.terms if t not in SHARED_TERMS]
+    has_maps = getattr(part, "has_maps", False)
+    o = space.objective
+    words = {"seat": "seat (RMS of every seat's win rate minus 1/players, per agent and player count)",
+             "skill": f"skill (how far greedy falls below {100 * (0.5 + o.skill_margin):.0f}% against random)",
+             "length": f"length (how far the mean rounds leave the starting data's ±{100 * o.length_tolerance:.0f}% band)"}
+    words.update({t: f"{t} (how far the lift of the {item} that stands out most, its holders' win rate minus its "
+                     f"non-holders', exceeds {100 * o.card_threshold:.0f} points from the median lift)" for t in own})
     summary["method"] = METHOD.format(
-        games=settings.games, skill=_skill_games(settings), skill_target=100 * (0.5 + space.objective.skill_margin),
-        tol=100 * space.objective.length_tolerance, thr=100 * space.objective.card_threshold,
+        games=settings.games, skill=_skill_games(settings), n_terms=len(space.terms),
+        term_words=", ".join(words[t] for t in space.terms),
+        per_map=" and map" if has_maps else "", per_map_skill=" per map and" if has_maps else "",
+        item_lifts=f" and for {item} lifts" if own else "",
         weights=", ".join(f"{k} {v:g}" for k, v in space.objective.weights.items()), sampler=settings.sampler,
         top=validate_top, repeats=repeats)
     summary["headline"] = headline(summary)
@@ -127,5 +137,5 @@ def headline(summary: dict) -> list[str]:
                      + (f"; about {need} games per group would resolve a change this size" if need else ""))
     ev_t, ev_s = val[label]["objective"], val[START_LABEL]["objective"]
     lines.append("Objective on fresh deals: " + f"{ev_s['total']:.2f} → {ev_t['total']:.2f} ("
-                 + ", ".join(f"{t} {ev_s['terms'][t]:.2f}→{ev_t['terms'][t]:.2f}" for t in TERMS) + ").")
+                 + ", ".join(f"{t} {ev_s['terms'][t]:.2f}→{ev_t['terms'][t]:.2f}" for t in summary["terms"]) + ").")
     return lines

@@ -3,7 +3,7 @@ stopped tune resumes where it was (run the same command again: ``--trials`` is t
 finished trials the study should hold).
 
 * Samplers: ``tpe`` (default), ``cmaes`` (single objective, the weighted total) and ``nsga2``
-  (multi-objective: the four terms of objective.TERMS minimised together).
+  (multi-objective: the game's terms, ``Space.terms``, minimised together).
 * Trial 0 is the starting data: its games calibrate the game-length bands (stored in the study),
   so every later trial is measured against the same bands, and the history starts from it.
 * Every trial plays the same deals (TrialPlan: common random numbers), so two candidates differ
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from monkey_env.apps.tune.objective import TERMS, Bands, Evaluation, GameTable, evaluate
+from monkey_env.apps.tune.objective import Bands, Evaluation, GameTable, evaluate
 from monkey_env.core.tuning import SpaceError
 
 SAMPLERS = ("tpe", "cmaes", "nsga2")
@@ -82,8 +82,8 @@ class EngineEvaluator:
 
         self.settings = settings
         self.space = settings.load_space()
-        self.jg = settings.tune_part().jax_game(settings.config_dir)
-        self.runner = TrialRunner(self.jg, settings.plan())
+        self.jg = settings.tune_part().jax_game(settings.config_dir, self.space)
+        self.runner = TrialRunner(self.jg, settings.plan(), settings.tune_part(), settings.game)
         self.bands = bands
 
     def table(self, candidate: dict, plan=None) -> GameTable:
@@ -94,7 +94,7 @@ class EngineEvaluator:
     def __call__(self, candidate: dict) -> Evaluation:
         if self.bands is None:
             raise RuntimeError("the game-length bands are not calibrated yet")
-        return evaluate(self.table(candidate), self.space.objective, self.bands)
+        return evaluate(self.table(candidate), self.space.objective, self.bands, self.space.terms)
 
 
 class _RayWorker:
@@ -153,7 +153,7 @@ class Tuner:
         import optuna
         from optuna.trial import TrialState
 
-        directions = ["minimize"] * (len(TERMS) if self.multi else 1)
+        directions = ["minimize"] * (len(self.space.terms) if self.multi else 1)
         probe = optuna.create_study(study_name=STUDY_NAME, storage=self.storage, load_if_exists=True,
                                     directions=directions)
         done = len(probe.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)))
@@ -200,10 +200,10 @@ class Tuner:
         trial.set_user_attr("seconds", seconds)
         trial.set_user_attr("spreads", {k: v["spread_points"] for k, v in ev["detail"]["seat"].items()})
         trial.set_user_attr("detail", ev["detail"])
-        values = [ev["terms"][t] for t in TERMS] if self.multi else ev["total"]
+        values = [ev["terms"][t] for t in self.space.terms] if self.multi else ev["total"]
         self.study.tell(trial, values)
         self.progress(f"trial {trial.number}: total {ev['total']:.2f} "
-                      + " ".join(f"{t} {ev['terms'][t]:.2f}" for t in TERMS) + f" ({seconds:.0f} s)")
+                      + " ".join(f"{t} {ev['terms'][t]:.2f}" for t in self.space.terms) + f" ({seconds:.0f} s)")
 
     def _start_trial(self) -> None:
         """Trial 0: the starting data, which calibrates the game-length bands."""
@@ -217,7 +217,7 @@ class Tuner:
                 bands = Bands.calibrate(table, self.space.objective.length_tolerance)
                 self.study.set_user_attr("bands", {str(k): list(v) for k, v in bands.rounds.items()})
                 ev_fn.bands = bands
-                ev = evaluate(table, self.space.objective, bands)
+                ev = evaluate(table, self.space.objective, bands, self.space.terms)
             else:
                 ev = ev_fn(self._suggest(trial))
         except BaseException:

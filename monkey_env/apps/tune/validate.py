@@ -19,7 +19,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from monkey_env.apps.balance import stats as S
-from monkey_env.apps.tune.objective import Bands, GameTable, ObjectiveConfig, SeatGames, card_lifts, evaluate
+from monkey_env.apps.tune.objective import (
+    SHARED_TERMS,
+    Bands,
+    GameTable,
+    ObjectiveConfig,
+    SeatGames,
+    card_lifts,
+    evaluate,
+    held_items,
+)
 
 VALIDATION_OFFSET = 100_000_000    # validation deals start here (search deals stay far below it)
 REPEAT_STRIDE = 10_000_000
@@ -74,9 +83,11 @@ class Validated:
     figures: dict
 
 
-def figures(table: GameTable, config: ObjectiveConfig, bands: Bands, base: GameTable | None = None) -> dict:
+def figures(table: GameTable, config: ObjectiveConfig, bands: Bands, base: GameTable | None = None,
+            terms: tuple[str, ...] | None = None) -> dict:
     """Every target with its interval (and, given the starting data's games, the change)."""
-    ev = evaluate(table, config, bands)
+    ev = evaluate(table, config, bands, terms)
+    item_term = any(t not in SHARED_TERMS for t in ev.terms)
     base_seat = {(g.agent, g.players): g for g in base.seat_games} if base else {}
     seats = []
     for g in table.seat_games:
@@ -91,14 +102,14 @@ def figures(table: GameTable, config: ObjectiveConfig, bands: Bands, base: GameT
             row["win_change"] = [S.diff_proportions(k[s], g.n, kb[s], b.n).to_dict() for s in range(g.players)]
             row["spread_change"] = bootstrap_spread(g.win_shares, b.win_shares, seed=1).to_dict()
             row["rounds_change"] = S.diff_means(g.rounds, b.rounds).to_dict()
-        if g.card_owner is not None:
+        if item_term and g.card_owner is not None:
             lift = card_lifts(g, config.card_min_games)
             ok = np.isfinite(lift)
             if ok.any():
                 med = float(np.nanmedian(lift))
                 top = int(np.nanargmax(np.where(ok, np.abs(lift - med), -1)))
                 p = g.players
-                bought = g.card_owner[:, top][:, None] == np.arange(p)[None, :]
+                bought = held_items(g)[:, :p, top]
                 w_buy, w_not = g.win_shares[bought], g.win_shares[~bought]
                 row["card"] = dict(card=top, median_lift=med, lift=S.diff_proportions(
                     w_buy.sum(), len(w_buy), w_not.sum(), len(w_not)).to_dict())

@@ -35,9 +35,25 @@ ENDINGS = ("last_two", "all_placed")
 
 
 class Params(NamedTuple):
+    """The traced settings of one game; a batch may mix them. The game's values (VALUE_FIELDS)
+    are the game data's unless a balance tune traces others (:meth:`with_values`): one compiled
+    engine plays every candidate."""
+
     players: jnp.ndarray     # () int32
     start_side: jnp.ndarray  # () int32 0 beginner, 1 advanced
     ending: jnp.ndarray      # () int32 index in ENDINGS
+    coin_values: jnp.ndarray  # (4,) int32 tables.COIN_FIELDS: coins per tile, dragon, end advisor, end dragon
+    tile_advisors: jnp.ndarray  # (T, 2) int8 advisors on each part of each table id (tables.py)
+    tile_dragons: jnp.ndarray  # (T, 2) int8 dragons on each part of each table id
+
+    def with_values(self, **values) -> Params:
+        """These settings with other values (VALUE_FIELDS), same shapes and dtypes (a batch axis may lead)."""
+        from monkey_env.core.tuning import replace_values
+
+        return replace_values(self, VALUE_FIELDS, values)
+
+
+VALUE_FIELDS = ("coin_values", "tile_advisors", "tile_dragons")
 
 
 class JaxGame:
@@ -50,6 +66,7 @@ class JaxGame:
         self.rules = Rules(self.tables, self.static)
         self.illegal_penalty = float(illegal_penalty)
         self.default_options = options
+        self._values = (jnp.asarray(self.static.coins, jnp.int32), self.tables.advisors, self.tables.dragons)
         self.default_params = self.params(options)
         self._init = jax.jit(self._init_impl)
         self._step = jax.jit(self._step_impl)
@@ -74,7 +91,7 @@ class JaxGame:
         elif values:
             options = options.replace(**values)
         return Params(jnp.int32(options.players), jnp.int32(START_SIDES.index(options.start_side)),
-                      jnp.int32(ENDINGS.index(options.ending)))
+                      jnp.int32(ENDINGS.index(options.ending)), *self._values)
 
     # ------------------------------------------------------------------ init / step
     def init(self, key: jax.Array, params: Params | None = None) -> State:
@@ -87,12 +104,13 @@ class JaxGame:
         """A batch of new games, one per key; ``params`` of one game (shared) or one per game."""
         params = self.default_params if params is None else params
         if jnp.ndim(params.players) == 0:
-            params = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (keys.shape[0],)), params)
+            params = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (keys.shape[0],) + jnp.shape(x)), params)
         return self._batch_init(keys, params)
 
     def _init_impl(self, key: jax.Array, params: Params) -> State:
         st, t = self.static, self.tables
-        s = empty_state(st.size, st.n_kinds, st.door_capacity, st.part_capacity)
+        s = empty_state(st.size, st.n_kinds, st.door_capacity, st.part_capacity, t.sides.shape[0])
+        s = s._replace(**{f: getattr(params, f) for f in VALUE_FIELDS})
         size = jnp.where(params.players == 2, st.n_kinds, st.base_size).astype(jnp.int32)
         noise = jax.random.uniform(key, (MAX_PLAYERS, st.n_kinds))
         noise = jnp.where(jnp.arange(st.n_kinds)[None, :] < size, noise, 2.0)

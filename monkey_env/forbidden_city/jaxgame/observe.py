@@ -44,7 +44,7 @@ def observe(rules: Rules, state: State, player) -> dict:
     player = jnp.asarray(player, jnp.int32)
     rel = (jnp.arange(MAX_PLAYERS) + player) % jnp.maximum(state.players, 1)      # observer first
     in_game = jnp.arange(MAX_PLAYERS) < state.players
-    adv = jnp.where(occ, t.advisors[tile].sum(-1), 0)
+    adv = jnp.where(occ, state.tile_advisors[tile].sum(-1), 0)
     adv_by_seat = jnp.stack([jnp.where((state.owner == rel[k]) & in_game[k], adv, 0) for k in range(MAX_PLAYERS)])
     rooms = rules.node_rooms(state)
     closed = state.closed[jnp.maximum(rooms, 0)] & (rooms >= 0)
@@ -55,7 +55,7 @@ def observe(rules: Rules, state: State, player) -> dict:
         jnp.moveaxis((qcolour[..., :, None] == jnp.arange(3)).reshape(*qcolour.shape[:2], 12), -1, 0),
         (qcolour[..., 0] == PALACE)[None], (qcolour[..., 0] == GARDEN)[None],
         adv_by_seat / ADVISOR_SCALE,
-        jnp.where(occ, t.dragons[tile].sum(-1), 0)[None],
+        jnp.where(occ, state.tile_dragons[tile].sum(-1), 0)[None],
         closed.any(-1)[None],
         (state.owner == player)[None],
     ]).astype(jnp.float32)
@@ -67,7 +67,7 @@ def observe(rules: Rules, state: State, player) -> dict:
     hq = t.floors[h][t.quarter_part[h, 0].astype(jnp.int32)]
     hand = jnp.concatenate([
         (hs[:, None] == jnp.arange(3)).reshape(-1), (hq[:, None] == jnp.arange(3)).reshape(-1),
-        jnp.stack([t.parts[h] == 2, t.advisors[h].sum() / ADVISOR_SCALE, t.dragons[h].sum(), 1.0]),
+        jnp.stack([t.parts[h] == 2, state.tile_advisors[h].sum() / ADVISOR_SCALE, state.tile_dragons[h].sum(), 1.0]),
     ]).astype(jnp.float32) * has
     left = jnp.where(in_game, jnp.maximum(state.stack_size - state.drawn, 0) + (state.held >= 0), 0)
     vector = jnp.concatenate([

@@ -106,20 +106,25 @@ def game_settings(i: int) -> dict:
                 ending=("last_two", "all_placed")[(i // 6) % 2])
 
 
-def differential_batch(jg, first: int, batch: int, seed: int) -> dict:
+def differential_batch(jg, first: int, batch: int, seed: int, values: dict | None = None, data=None) -> dict:
     """Play ``batch`` random games on both engines and compare them at every decision.
 
     Game i (from ``first``) has game_settings(i); both engines play the JAX deal; the actions
-    are drawn from the reference engine's mask. Raises AssertionError at the first difference."""
+    are drawn from the reference engine's mask. Raises AssertionError at the first difference.
+    values: traced values (env.VALUE_FIELDS) the JAX engine plays instead of its data's, while the
+    reference engine plays ``data`` (a balance tune's game data of the same numbers)."""
     settings = [game_settings(first + i) for i in range(batch)]
-    params = jax.tree_util.tree_map(lambda *xs: jax.numpy.stack(xs), *[jg.params(**st) for st in settings])
+    one = [jg.params(**st) for st in settings]
+    if values is not None:
+        one = [p.with_values(**values) for p in one]
+    params = jax.tree_util.tree_map(lambda *xs: jax.numpy.stack(xs), *one)
     keys = jax.random.split(jax.random.PRNGKey(seed), batch)
     states = jg.batch_init(keys, params)
     host = host_batch(jg, states)
     games = []
     for i, st in enumerate(settings):
         one = jax.tree_util.tree_map(lambda x, i=i: x[i], host["state"])
-        games.append(Game(ForbiddenCityOptions(seed=seed, **st), deal=jg.deal(one), data=jg.data))
+        games.append(Game(ForbiddenCityOptions(seed=seed, **st), deal=jg.deal(one), data=data or jg.data))
     rng = np.random.default_rng(seed)
     decisions = 0
     while True:

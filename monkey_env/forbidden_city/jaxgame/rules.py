@@ -164,9 +164,10 @@ class Rules:
         # The new parts' own totals; each neighbour's open side that faced an empty cell now faces a tile.
         front = (sides == OPEN) & ~there
         faced = there & (nside == OPEN)
-        value = state.room_value.at[new_at].set(t.part_value[tile], mode="drop")
+        value = state.room_value.at[new_at].set(self.part_value(state, tile), mode="drop")
         seat = (jnp.arange(MAX_PLAYERS) == owner).astype(jnp.int16)
-        advisors = state.room_advisors.at[new_at].set(t.advisors[tile].astype(jnp.int16)[:, None] * seat, mode="drop")
+        advisors = state.room_advisors.at[new_at].set(state.tile_advisors[tile].astype(jnp.int16)[:, None] * seat,
+                                                      mode="drop")
         opened = (front[None, :] & (qpart[None, :] == parts[:, None])).sum(-1).astype(jnp.int16)
         open_ = state.room_open.at[new_at].set(opened, mode="drop")
         open_ = open_.at[jnp.where(faced, room[jnp.maximum(theirs, 0)], self.s.part_capacity)].add(
@@ -181,7 +182,7 @@ class Rules:
             # a tile whose two parts end in one room counts once there
             after = jnp.concatenate([room[1:], jnp.full((1,), -1, room.dtype)])
             both = (pair & (((room == a) & (after == b)) | ((room == b) & (after == a)))).sum()
-            joined = value[a] + value[b] - jnp.where(merge, self.s.coin_tile * both, 0)
+            joined = value[a] + value[b] - jnp.where(merge, state.coin_values[0] * both, 0)
             value = value.at[low].set(jnp.where(merge, joined, value[low]).astype(jnp.int16))
             value = value.at[high].set(jnp.where(merge, 0, value[high]).astype(jnp.int16))
             advisors = advisors.at[low].set(jnp.where(merge, advisors[a] + advisors[b], advisors[low]))
@@ -235,10 +236,10 @@ class Rules:
         second_room = (lab[..., 1] >= 0) & (lab[..., 1] != lab[..., 0])
         tiles = jnp.stack([counts, counts & second_room], -1).astype(jnp.int32)   # (H, W, 2)
         where = jnp.where(lab >= 0, lab, n).reshape(-1)
-        dragons = jnp.where(occ[..., None], self.t.dragons[t], 0).astype(jnp.int32)
-        own = (self.s.coin_tile * jax.ops.segment_sum(tiles.reshape(-1), where, n + 1)
-               + self.s.coin_dragon * jax.ops.segment_sum(dragons.reshape(-1), where, n + 1))
-        adv = jnp.where(occ[..., None], self.t.advisors[t], 0).astype(jnp.int32)          # (H, W, 2)
+        dragons = jnp.where(occ[..., None], state.tile_dragons[t], 0).astype(jnp.int32)
+        own = (state.coin_values[0] * jax.ops.segment_sum(tiles.reshape(-1), where, n + 1)
+               + state.coin_values[1] * jax.ops.segment_sum(dragons.reshape(-1), where, n + 1))
+        adv = jnp.where(occ[..., None], state.tile_advisors[t], 0).astype(jnp.int32)          # (H, W, 2)
         seat = (state.owner[..., None] == jnp.arange(MAX_PLAYERS)).astype(jnp.int32)       # (H, W, 4)
         per_seat = adv[..., :, None] * seat[..., None, :]                                  # (H, W, 2, 4)
         advisors = jax.ops.segment_sum(per_seat.reshape(-1, MAX_PLAYERS), where, n + 1)
@@ -300,6 +301,18 @@ class Rules:
                               part=grid(state.part), shift=state.shift + jnp.stack([dx, dy]))
 
     # ------------------------------------------------------------------ a turn
+    def part_value(self, state: State, tile) -> jnp.ndarray:
+        """(2,) int16 coins of each part of table id ``tile`` on its own: the tile if it counts, its dragons."""
+        coin_tile, coin_dragon = state.coin_values[0], state.coin_values[1]
+        value = coin_tile * self.t.counts[tile] + coin_dragon * state.tile_dragons[tile].astype(jnp.int32)
+        return jnp.where(jnp.arange(2) < self.t.parts[tile], value, 0).astype(jnp.int16)
+
+    def kind_end_coins(self, state: State) -> jnp.ndarray:
+        """(K,) int32 coins each kind of a stack is worth if kept at the end (its advisors and dragons)."""
+        kinds = slice(self.s.n_start * 2, None)
+        return (state.coin_values[2] * state.tile_advisors[kinds].astype(jnp.int32).sum(-1)
+                + state.coin_values[3] * state.tile_dragons[kinds].astype(jnp.int32).sum(-1))
+
     def draw(self, state: State, seat) -> State:
         nxt = jnp.where(state.drawn[seat] < state.stack_size,
                         state.stacks[seat, jnp.minimum(state.drawn[seat], self.s.n_kinds - 1)], -1)
@@ -311,8 +324,9 @@ class Rules:
         j = jnp.arange(self.s.n_kinds)
         seated = jnp.arange(MAX_PLAYERS) < state.players
         kept = seated[:, None] & (j[None, :] >= state.drawn[:, None]) & (j[None, :] < state.stack_size)   # (4, K)
-        coins_of = self.t.kind_end_coins[jnp.maximum(state.stacks, 0).astype(jnp.int32)]
-        held = jnp.where(state.held >= 0, self.t.kind_end_coins[jnp.maximum(state.held, 0).astype(jnp.int32)], 0)
+        kind_end = self.kind_end_coins(state)
+        coins_of = kind_end[jnp.maximum(state.stacks, 0).astype(jnp.int32)]
+        held = jnp.where(state.held >= 0, kind_end[jnp.maximum(state.held, 0).astype(jnp.int32)], 0)
         end = jnp.where(kept, coins_of, 0).sum(1) + held
         end = jnp.where(done & (state.ending == 0), end, 0).astype(jnp.int32)
         return state._replace(terminated=done, end_coins=end, coins=state.coins + end)
@@ -360,7 +374,8 @@ def closing_cells(rules: Rules, state: State) -> jnp.ndarray:
     walled = nocc & (nside != OPEN)                                                    # (H, W, 4)
     exposed = (t_sides == OPEN)[None, None] & ~walled[:, :, None, :]                   # (H, W, 4 r, 4 d)
     alone = jnp.stack([~(exposed & (t_part == p)[None, None]).any(-1) for p in range(2)], -1)
-    paying = jnp.stack([rules.t.advisors[held, 0] > 0, (rules.t.parts[held] == 2) & (rules.t.advisors[held, 1] > 0)])
+    adv = state.tile_advisors[held]
+    paying = jnp.stack([adv[0] > 0, (rules.t.parts[held] == 2) & (adv[1] > 0)])
     alone = (alone & paying).any(-1).any(-1)
     frontier = ~occ & nocc.any(-1)
     return jnp.where(frontier & whole.any(-1), 2, jnp.where(frontier & alone, 1, 0)).astype(jnp.int32)

@@ -56,6 +56,10 @@ class State(NamedTuple):
     edge_reached: jnp.ndarray  # () bool a tile was laid on the grid's border (the reference's Game.edge_reached)
     last_rooms: jnp.ndarray  # (6,) int16 a part of each room the last laid tile touched (its parts, and the
                              #      neighbours' whose open side faced it: the only rooms it can close); -1 none
+    # --- the game's values (env.VALUE_FIELDS): the game data's, unless a balance tune traces others
+    coin_values: jnp.ndarray  # (4,) int32 coins per tile, per dragon, per advisor and per dragon kept at the end
+    tile_advisors: jnp.ndarray  # (T, 2) int8 advisors on each part of each table id (tables.py)
+    tile_dragons: jnp.ndarray  # (T, 2) int8 dragons on each part of each table id
 
     @property
     def round(self):
@@ -63,7 +67,7 @@ class State(NamedTuple):
         return self.turns // self.players
 
 
-def empty_state(size: int, n_kinds: int, door_capacity: int, part_capacity: int) -> State:
+def empty_state(size: int, n_kinds: int, door_capacity: int, part_capacity: int, n_table_ids: int = 1) -> State:
     i32 = lambda v: jnp.asarray(v, jnp.int32)
     return State(
         tile=-jnp.ones((size, size), jnp.int16), owner=-jnp.ones((size, size), jnp.int8),
@@ -80,4 +84,5 @@ def empty_state(size: int, n_kinds: int, door_capacity: int, part_capacity: int)
         room_open=jnp.zeros((part_capacity,), jnp.int16),
         door_parts=-jnp.ones((door_capacity, 2), jnp.int16), doors=i32(0), shift=jnp.zeros((2,), jnp.int32),
         edge_reached=jnp.asarray(False),
-        last_rooms=-jnp.ones((6,), jnp.int16))
+        last_rooms=-jnp.ones((6,), jnp.int16), coin_values=jnp.zeros((4,), jnp.int32),
+        tile_advisors=jnp.zeros((n_table_ids, 2), jnp.int8), tile_dragons=jnp.zeros((n_table_ids, 2), jnp.int8))

@@ -16,19 +16,19 @@ from monkey_env.forbidden_city.game_data import START_SIDES, GameData
 from monkey_env.forbidden_city.geometry import DOOR, OPEN
 from monkey_env.forbidden_city.jaxgame.state import MAX_PLAYERS
 
+COIN_FIELDS = ("tile", "dragon", "end_advisor", "end_dragon")    # table.yaml's coins, in State.coin_values order
+
 
 class Tables(NamedTuple):
     sides: jnp.ndarray        # (T, 4 turns, 4 directions) int8: OPEN, WALL, DOOR
     quarter_part: jnp.ndarray  # (T, 4 turns, 4 directions) int8: part of the quarter against each side
     floors: jnp.ndarray       # (T, 2) int8 colour per part (-1: no such part)
     parts: jnp.ndarray        # (T,) int8 1 or 2
-    advisors: jnp.ndarray     # (T, 2) int8 per part
-    dragons: jnp.ndarray      # (T, 2) int8 per part
+    advisors: jnp.ndarray     # (T, 2) int8 per part: the data's (the engine reads State.tile_advisors)
+    dragons: jnp.ndarray      # (T, 2) int8 per part: the data's (the engine reads State.tile_dragons)
     counts: jnp.ndarray       # (T,) bool, False for gardens
     start_ids: jnp.ndarray    # (2 sides, span * span) int16 table id of each start cell
-    kind_end_coins: jnp.ndarray  # (K,) int32 coins a kind is worth if kept at the end (advisors, dragons)
     side_code: jnp.ndarray    # (T, 4 turns, 4 directions) int8: BLOCKED (wall or door) or OPEN_CODE + floor colour
-    part_value: jnp.ndarray   # (T, 2) int16 coins of each part on its own (the tile if it counts, its dragons)
     two_counting: jnp.ndarray  # (T,) bool: two parts and the tile counts (it may count twice in one room)
 
 
@@ -45,8 +45,7 @@ class Static:
     n_start: int              # start cells per side
     n_kinds: int              # K: tiles a stack may hold (base + extras)
     base_size: int            # stack size with 3-4 players
-    coin_tile: int
-    coin_dragon: int
+    coins: tuple              # the data's coins: tile, dragon, end_advisor, end_dragon (COIN_FIELDS; traced in State)
     door_capacity: int        # D: door links the table can ever hold (one door side each, at most)
     part_capacity: int        # P: tile parts a game can ever lay (the start tile's and every stack's)
 
@@ -74,9 +73,6 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     coins = data.table.coins
     code = np.where(sides == OPEN, OPEN_CODE + floors[np.arange(T)[:, None, None], qpart], BLOCKED)
     assert code.max() < EMPTY_CODE
-    part_value = np.zeros((T, 2), np.int16)
-    for t, f in enumerate(faces):
-        part_value[t, :f.parts] = [coins.tile * f.counts + coins.dragon * d for d in f.dragons]
     # A door link needs a door side on at least one of its two tiles, so the links never
     # outnumber the door sides that can lie on the table: the start tile's and every stack's.
     kind_doors = [k.face.sides.count(DOOR) for k in data.kinds]
@@ -87,19 +83,16 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     kind_parts = [k.face.parts for k in data.kinds]
     start_parts = max(sum(f.parts for row in data.start_cells(side) for f in row) for side in START_SIDES)
     part_capacity = start_parts + max(2 * sum(kind_parts), MAX_PLAYERS * sum(kind_parts[:data.base_size]))
-    end = np.array([coins.end_advisor * sum(k.face.advisors) + coins.end_dragon * sum(k.face.dragons)
-                    for k in data.kinds], np.int32)
     tables = Tables(
         sides=jnp.asarray(sides), quarter_part=jnp.asarray(qpart), floors=jnp.asarray(floors),
         parts=jnp.asarray(np.array([f.parts for f in faces], np.int8)),
         advisors=jnp.asarray(advisors), dragons=jnp.asarray(dragons),
         counts=jnp.asarray(np.array([f.counts for f in faces], bool)),
         start_ids=jnp.asarray(np.arange(2 * n_start, dtype=np.int16).reshape(2, n_start)),
-        kind_end_coins=jnp.asarray(end), side_code=jnp.asarray(code.astype(np.int8)),
-        part_value=jnp.asarray(part_value),
+        side_code=jnp.asarray(code.astype(np.int8)),
         two_counting=jnp.asarray(np.array([f.parts == 2 and f.counts for f in faces], bool)))
     static = Static(size=data.size, span=data.start_span, origin=data.start_origin("beginner"), n_start=n_start,
-                    n_kinds=len(data.kinds), base_size=data.base_size, coin_tile=coins.tile,
-                    coin_dragon=coins.dragon, door_capacity=max(1, door_capacity),
+                    n_kinds=len(data.kinds), base_size=data.base_size,
+                    coins=tuple(getattr(coins, f) for f in COIN_FIELDS), door_capacity=max(1, door_capacity),
                     part_capacity=part_capacity)
     return tables, static

@@ -38,7 +38,15 @@ import numpy as np
 import yaml
 from pydantic import ValidationError
 
-from monkey_env.core.tuning import Bound, SpaceError, SpaceFile, read_space_file, short_error
+from monkey_env.core.tuning import (
+    SHARED_TERMS,
+    Bound,
+    SpaceError,
+    SpaceFile,
+    check_objective,
+    read_space_file,
+    short_error,
+)
 from monkey_env.monkey_palace.config import PILE_IDS, BoardsConfig, CardsConfig, TrayConfig
 from monkey_env.monkey_palace.game_data import GameData
 
@@ -51,6 +59,8 @@ NUMBER_FORMS = ("cards.<pile>.<k>.bananas", "cards.<pile>.bananas_shift",
 # What a tuned number may be, beyond the data's own rules: a card's Banana Points and a starting
 # supply are never negative; points stay within what the game's scale makes sense of.
 RANGES = {"bananas": (0, 20), "starting": (0, 20), "bonus": (0, 20), "trophy": (-10, 10)}
+# The objective's terms: the shared ones and the game's item term, a card bought (objective.py).
+TERMS = SHARED_TERMS + ("cards",)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,7 +84,8 @@ class Space:
         if spec.game and spec.game != GAME:
             raise SpaceError(f"{source}: game {spec.game!r}: this is the space of {GAME}")
         self.spec, self.data, self.source = spec, data, source
-        self.objective = spec.objective
+        self.terms = TERMS
+        self.objective = check_objective(spec.objective, TERMS, source)
         seen: set[str] = set()
         numbers = []
         for b in spec.numbers:
@@ -278,6 +289,20 @@ class MonkeyPalaceTune:
     default_space_path = staticmethod(default_space_path)
     data_changes = staticmethod(data_changes)
     has_maps = True               # the seat games are played on every map of --maps
+    default_maps = (1, 2, 3, 4)
+    player_counts = (2, 3, 4)
+    default_players = (2, 4)
+    item_words = "card"           # the item term's items: the cards bought
+
+    @staticmethod
+    def params(jg, players: int, map_id: int):
+        """The JAX engine's params of one game of the tune's plan."""
+        return jg.params(players=players, map=map_id)
+
+    @staticmethod
+    def held_items(states):
+        """(B, C) the seat that bought each card, -1 none: the item term's table."""
+        return np.asarray(states.card_owner).astype(np.int64)
 
     @staticmethod
     def load_data(config_dir: str | None, map_id: int = 1) -> GameData:
@@ -290,8 +315,10 @@ class MonkeyPalaceTune:
         return Space.load(path, MonkeyPalaceTune.load_data(config_dir))
 
     @staticmethod
-    def jax_game(config_dir: str | None):
-        """The JAX engine whose params(values=...) take Space.values (traced: compiled once)."""
+    def jax_game(config_dir: str | None, space: Space | None = None):
+        """The JAX engine whose params(values=...) take Space.values (traced: compiled once);
+        one engine serves every space (its shapes do not depend on the bounds)."""
+        del space
         from monkey_env.monkey_palace.jaxgame.env import jax_game_for
         from monkey_env.monkey_palace.options import GameOptions
 

@@ -70,18 +70,51 @@ def _hot2(i, j, n: int, m: int) -> jnp.ndarray:
 
 
 class Tables(NamedTuple):
-    """The game data as arrays (compiled into the engine)."""
+    """The game data as arrays (compiled into the engine; the values a tune changes are Params)."""
 
     card_kind: jnp.ndarray       # (C,) int32
     card_location: jnp.ndarray   # (C,) int32
     card_effect: jnp.ndarray     # (C,) int32 index into CARD_EFFECTS
     card_resource: jnp.ndarray   # (C,) int32 index into RESOURCES (0 where none)
-    card_amount: jnp.ndarray     # (C,) int32
-    card_points: jnp.ndarray     # (C,) int32
     scroll_effect: jnp.ndarray   # (S,) int32 index into SCROLL_EFFECTS
     scroll_location: jnp.ndarray  # (S,) int32 (-1 none)
     scroll_resource: jnp.ndarray  # (S,) int32 index into RESOURCES + cards (-1 none)
+
+
+# The scoring numbers of game.yaml the engines read, in the order of Params.scoring / State.scoring.
+SCORING_FIELDS = ("monkeys_fed_per_peach", "points_per_fed_monkey", "jade_per_set", "points_per_jade_set",
+                  "jade_majority_points")
+FED_PER_PEACH, POINTS_PER_FED, JADE_PER_SET, POINTS_PER_SET, MAJORITY_POINTS = range(5)
+
+
+class Params(NamedTuple):
+    """The game's values, traced (copied into every State by init): one compiled engine plays
+    every candidate of a balance tune. The game data's own unless :meth:`with_values` changes them."""
+
+    card_amount: jnp.ndarray     # (C,) int32
+    card_points: jnp.ndarray     # (C,) int32
     scroll_amount: jnp.ndarray   # (S,) int32
+    scoring: jnp.ndarray         # (5,) int32 SCORING_FIELDS
+    starting_monkeys: jnp.ndarray  # (2,) int32 starter, other
+    lanterns_to_win: jnp.ndarray  # () int32
+
+    def with_values(self, **values) -> Params:
+        """These values with some replaced (VALUE_FIELDS), same shapes and dtypes (a batch axis may lead)."""
+        from monkey_env.core.tuning import replace_values
+
+        return replace_values(self, VALUE_FIELDS, values)
+
+
+VALUE_FIELDS = Params._fields
+
+
+def data_params(data: GameData) -> Params:
+    """The game data's own values as Params."""
+    g = data.game
+    i32 = partial(jnp.asarray, dtype=jnp.int32)
+    return Params(i32([c.amount for c in data.cards]), i32([c.points for c in data.cards]),
+                  i32([x.amount for x in data.scrolls]), i32([getattr(g.scoring, f) for f in SCORING_FIELDS]),
+                  i32([g.starting_monkeys["starter"], g.starting_monkeys["other"]]), jnp.int32(g.lanterns_to_win))
 
 
 def build_tables(data: GameData) -> Tables:
@@ -89,10 +122,9 @@ def build_tables(data: GameData) -> Tables:
     c, s = data.cards, data.scrolls
     res = lambda r: -1 if r is None else (RESOURCES + ("cards",)).index(r)
     return Tables(i32([x.kind for x in c]), i32([x.location for x in c]), i32([CARD_EFFECTS.index(x.effect) for x in c]),
-                  i32([max(x.resource, 0) for x in c]), i32([x.amount for x in c]), i32([x.points for x in c]),
-                  i32([SCROLL_EFFECTS.index(x.effect) for x in s]),
+                  i32([max(x.resource, 0) for x in c]), i32([SCROLL_EFFECTS.index(x.effect) for x in s]),
                   i32([-1 if x.location is None else LOCATIONS.index(x.location) for x in s]),
-                  i32([res(x.resource) for x in s]), i32([x.amount for x in s]))
+                  i32([res(x.resource) for x in s]))
 
 
 class ShadowTheaterJax:
@@ -100,7 +132,10 @@ class ShadowTheaterJax:
 
     num_actions = NUM_ACTIONS
 
-    def __init__(self, options: ShadowTheaterOptions | None = None, *, illegal_penalty: float = ILLEGAL_PENALTY):
+    def __init__(self, options: ShadowTheaterOptions | None = None, *, illegal_penalty: float = ILLEGAL_PENALTY,
+                 max_start_cards: int | None = None):
+        """max_start_cards: the most cards a start scroll may draw (a loop bound, static; default the
+        data's): a balance tune that traces larger scroll amounts passes its space's highest."""
         self.options = options or ShadowTheaterOptions()
         self.data = self.options.game_data()
         self.t = build_tables(self.data)
@@ -111,31 +146,47 @@ class ShadowTheaterJax:
         self.start_reserve = jnp.asarray([g.monkeys, g.jade, g.peaches], jnp.int32)
         self.illegal_penalty = illegal_penalty
         # Static counts from the data (loop bounds, not traced values).
-        self.max_start_cards = max([s.amount for s in self.data.scrolls if s.effect == "start" and s.resource == "cards"],
-                                   default=0)
-        self.batch_init = jax.jit(jax.vmap(self.init, in_axes=(0, None)))
+        data_most = max([s.amount for s in self.data.scrolls if s.effect == "start" and s.resource == "cards"], default=0)
+        self.max_start_cards = data_most if max_start_cards is None else int(max_start_cards)
+        if self.max_start_cards < data_most:
+            raise ValueError(f"max_start_cards {self.max_start_cards} is below the data's {data_most}")
+        self.default_params = data_params(self.data)
+        self._batch_init = jax.jit(jax.vmap(self.init))
         self.batch_step = jax.jit(self._batch_step)
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
         self.batch_observe = jax.jit(jax.vmap(self.observe))
         self.batch_from_deal = jax.jit(jax.vmap(self.from_deal))
+        self.batch_from_deal_with = jax.jit(jax.vmap(self.from_deal))   # (cards, scrolls, king, params) per game
         self.batch_points = jax.jit(jax.vmap(self.points))
 
     # ------------------------------------------------------------------ params, init
-    def params(self, options=None, /, **values):
-        """No traced settings: everything a game of the data chooses is compiled in (2 players)."""
-        return None
+    def params(self, options=None, /, **values) -> Params:
+        """The traced values of one game: the game data's (a duel of 2 players; the options choose
+        nothing else the engine reads). The options' game data must be this engine's."""
+        del values
+        if options is not None and options.config_dir != self.options.config_dir:
+            raise ValueError(f"these options' game data (config_dir={options.config_dir}) are not this engine's "
+                             f"(config_dir={self.options.config_dir}): use jax_engine_for(options)")
+        return self.default_params
 
-    def init(self, key: jax.Array, params=None) -> State:
+    def batch_init(self, keys: jax.Array, params: Params | None = None) -> State:
+        """A batch of new games, one per key; ``params`` of one game (shared) or one per game."""
+        params = self.default_params if params is None else params
+        if jnp.ndim(params.lanterns_to_win) == 0:
+            params = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (keys.shape[0],) + jnp.shape(x)), params)
+        return self._batch_init(keys, params)
+
+    def init(self, key: jax.Array, params: Params | None = None) -> State:
         """A new game: every round's chance dealt from ``key``."""
-        del params
         kc, ks, kk = jax.random.split(key, 3)
         cards = jax.vmap(lambda k: jax.random.permutation(k, N_CARDS))(jax.random.split(kc, MAX_ROUNDS))
         scrolls = jax.vmap(lambda k: jax.random.permutation(k, self.n_scrolls))(jax.random.split(ks, MAX_ROUNDS))
         king = jax.random.randint(kk, (MAX_ROUNDS,), 0, 3)
-        return self.from_deal(cards.astype(jnp.int32), scrolls.astype(jnp.int32), king.astype(jnp.int32))
+        return self.from_deal(cards.astype(jnp.int32), scrolls.astype(jnp.int32), king.astype(jnp.int32), params)
 
-    def from_deal(self, cards, scrolls, king) -> State:
+    def from_deal(self, cards, scrolls, king, params: Params | None = None) -> State:
         """A new game on a given deal ((R, C), (R, S), (R,)): the reference engine's, for the differential test."""
+        p = self.default_params if params is None else params
         z = jnp.int32(0)
         s = State(deal_cards=jnp.asarray(cards, jnp.int32), deal_scrolls=jnp.asarray(scrolls, jnp.int32),
                   deal_king=jnp.asarray(king, jnp.int32), round=z, starter=z, current=z, phase=jnp.int32(DRAFT),
@@ -146,7 +197,8 @@ class ShadowTheaterJax:
                   round_winner=jnp.full(MAX_ROUNDS, -2, jnp.int32),
                   kind_played=jnp.zeros((2, self.n_kinds), jnp.int32), kind_held=jnp.zeros((2, self.n_kinds), jnp.int32),
                   scroll_rounds=jnp.zeros((2, self.n_scrolls), jnp.int32), terminated=jnp.bool_(False),
-                  illegal=jnp.bool_(False), rewards=jnp.zeros(2, jnp.float32), decisions=z)
+                  illegal=jnp.bool_(False), rewards=jnp.zeros(2, jnp.float32), decisions=z,
+                  **{f: jnp.asarray(getattr(p, f), jnp.int32) for f in VALUE_FIELDS})
         return self._start_round(s)
 
     # ------------------------------------------------------------------ small steps
@@ -178,7 +230,7 @@ class ShadowTheaterJax:
         return (sid >= 0) & (self.t.scroll_effect[jnp.maximum(sid, 0)] == effect)
 
     def _scroll_amount(self, s: State, seat):
-        return self.t.scroll_amount[jnp.maximum(s.scroll[seat], 0)]
+        return s.scroll_amount[jnp.maximum(s.scroll[seat], 0)]
 
     # ------------------------------------------------------------------ round set-up and end
     def _start_round(self, s: State) -> State:
@@ -190,14 +242,13 @@ class ShadowTheaterJax:
                           king_ends_turn=jnp.bool_(False))
 
     def _starting_monkeys(self, s: State) -> State:
-        g = self.data.game.starting_monkeys
         first, second = s.starter, 1 - s.starter
-        s = self._take(s, first, 0, g["starter"])
-        s = self._take(s, second, 0, g["other"])
+        s = self._take(s, first, 0, s.starting_monkeys[0])
+        s = self._take(s, second, 0, s.starting_monkeys[1])
         for seat in (first, second):
             is_start = self._scroll_is(s, seat, START)
             sid = jnp.maximum(s.scroll[seat], 0)
-            res, amount = self.t.scroll_resource[sid], self.t.scroll_amount[sid]
+            res, amount = self.t.scroll_resource[sid], s.scroll_amount[sid]
             for i in range(self.max_start_cards):
                 s = self._draw(s, seat, is_start & (res == CARDS_RESOURCE) & (i < amount))
             gets = is_start & (res >= 0) & (res < CARDS_RESOURCE)
@@ -206,20 +257,20 @@ class ShadowTheaterJax:
 
     def points(self, s: State) -> jnp.ndarray:
         """(2,) int32: each seat's points if the round ended now."""
-        sc = self.data.game.scoring
+        sc = s.scoring
         seats = jnp.arange(2)
         sid = jnp.maximum(s.scroll, 0)
         has = s.scroll >= 0
-        eff, amt = self.t.scroll_effect[sid], self.t.scroll_amount[sid]
-        per_peach = jnp.where(has & (eff == FEED), amt, sc.monkeys_fed_per_peach)
-        per_set = jnp.where(has & (eff == JADE_SET), amt, sc.points_per_jade_set)
-        majority = jnp.where(has & (eff == JADE_MAJORITY), amt, sc.jade_majority_points)
+        eff, amt = self.t.scroll_effect[sid], s.scroll_amount[sid]
+        per_peach = jnp.where(has & (eff == FEED), amt, sc[FED_PER_PEACH])
+        per_set = jnp.where(has & (eff == JADE_SET), amt, sc[POINTS_PER_SET])
+        majority = jnp.where(has & (eff == JADE_MAJORITY), amt, sc[MAJORITY_POINTS])
         card_bonus = jnp.where(has & (eff == CARD_POINTS), amt, 0)
         monkeys, jade, peaches = s.supply[:, 0], s.supply[:, 1], s.supply[:, 2]
-        fed = jnp.minimum(monkeys, per_peach * peaches) * sc.points_per_fed_monkey
+        fed = jnp.minimum(monkeys, per_peach * peaches) * sc[POINTS_PER_FED]
         in_hand = s.holder[None, :] == seats[:, None]                                  # (2, C)
-        cards = (in_hand * (self.t.card_points[None, :] + card_bonus[:, None])).sum(1)
-        sets = (jade // sc.jade_per_set) * per_set
+        cards = (in_hand * (s.card_points[None, :] + card_bonus[:, None])).sum(1)
+        sets = (jade // jnp.maximum(sc[JADE_PER_SET], 1)) * per_set
         most = jnp.where(jade > jade[::-1], majority, 0)
         return (fed + cards + sets + most).astype(jnp.int32)
 
@@ -228,7 +279,7 @@ class ShadowTheaterJax:
         its hand and the discard): what a hidden card is worth to it (engine.Game's twin)."""
         unseen = (s.holder != viewer) & ~s.discarded
         n = unseen.sum()
-        return jnp.where(n > 0, (unseen * self.t.card_points).sum() / jnp.maximum(n, 1), 0).astype(jnp.float32)
+        return jnp.where(n > 0, (unseen * s.card_points).sum() / jnp.maximum(n, 1), 0).astype(jnp.float32)
 
     def public_points(self, s: State, viewer, seen_from: State | None = None) -> jnp.ndarray:
         """(2,) float32: both seats' points if the round ended now, as ``viewer`` knows them at
@@ -236,9 +287,9 @@ class ShadowTheaterJax:
         in a hand at unseen_card_value there (engine.Game.public_points)."""
         seen_from = s if seen_from is None else seen_from
         known = (seen_from.holder == viewer)[None, :] & (jnp.arange(2) == viewer)[:, None]       # (2, C)
-        valued = jnp.where(known, self.t.card_points[None, :], self.unseen_card_value(seen_from, viewer))
+        valued = jnp.where(known, s.card_points[None, :], self.unseen_card_value(seen_from, viewer))
         in_hand = s.holder[None, :] == jnp.arange(2)[:, None]                                   # (2, C)
-        true_cards = (in_hand * self.t.card_points[None, :]).sum(1)
+        true_cards = (in_hand * s.card_points[None, :]).sum(1)
         return (self.points(s) - true_cards + (in_hand * valued).sum(1)).astype(jnp.float32)
 
     def lookahead(self, s: State, action):
@@ -266,7 +317,7 @@ class ShadowTheaterJax:
                        kind_held=s.kind_held + (in_hand[:, :, None] * by_kind[None, :, :]).sum(1),  # not a dot: tiny under vmap
                        round_winner=jnp.where(row, winner, s.round_winner),
                        rewards=s.rewards + (gained - gained[::-1]).astype(jnp.float32))
-        over = (lanterns.max() >= self.data.game.lanterns_to_win) | (s.round >= MAX_ROUNDS)
+        over = (lanterns.max() >= s.lanterns_to_win) | (s.round >= MAX_ROUNDS)
         next_starter = jnp.where(winner >= 0, 1 - winner, 1 - s.starter)
         fresh = self._start_round(s._replace(starter=next_starter.astype(jnp.int32)))
         ended = s._replace(phase=jnp.int32(OVER), terminated=jnp.bool_(True))
@@ -295,7 +346,7 @@ class ShadowTheaterJax:
     def _play_card(self, s: State, card):
         seat, other = s.current, 1 - s.current
         t = self.t
-        effect, res, amount = t.card_effect[card], t.card_resource[card], t.card_amount[card]
+        effect, res, amount = t.card_effect[card], t.card_resource[card], s.card_amount[card]
         this = jnp.arange(N_CARDS) == card
         s = s._replace(holder=jnp.where(this, -1, s.holder), discarded=s.discarded | this,
                        kind_played=s.kind_played + _hot2(seat, t.card_kind[card], 2, self.n_kinds))
@@ -319,7 +370,7 @@ class ShadowTheaterJax:
         s = self._take(s, seat, 2, jnp.where(loc == 2, int(pe.garden.get("peaches", 0)), 0))
         sid = jnp.maximum(s.scroll[seat], 0)
         bonus = self._scroll_is(s, seat, PLACE_BONUS) & (self.t.scroll_location[sid] == loc)
-        s = self._take(s, seat, jnp.clip(self.t.scroll_resource[sid], 0, 2), jnp.where(bonus, self.t.scroll_amount[sid], 0))
+        s = self._take(s, seat, jnp.clip(self.t.scroll_resource[sid], 0, 2), jnp.where(bonus, s.scroll_amount[sid], 0))
         king_moves = (loc == 2) & bool(pe.garden.get("move_king", False)) & jnp.any(self._destinations(s))
         s = s._replace(phase=jnp.where(king_moves, KING_MOVE, s.phase).astype(jnp.int32),
                        king_ends_turn=jnp.where(king_moves, True, s.king_ends_turn))

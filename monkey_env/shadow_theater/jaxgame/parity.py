@@ -55,14 +55,26 @@ def _compare(game: Game, states, i: int, jax_mask, jax_points, where: str) -> No
         raise AssertionError(f"{where}: points differ")
 
 
-def differential_batch(engine, first: int, batch: int, seed: int = 0, options: ShadowTheaterOptions | None = None) -> dict:
-    """Games ``first .. first + batch - 1`` (their seeds) on both engines with random legal decisions."""
+def differential_batch(engine, first: int, batch: int, seed: int = 0, options: ShadowTheaterOptions | None = None,
+                       values: dict | None = None) -> dict:
+    """Games ``first .. first + batch - 1`` (their seeds) on both engines with random legal decisions.
+
+    values: traced values (engine.VALUE_FIELDS) the JAX engine plays instead of its data's, while
+    the reference engine reads ``options`` (a balance tune's configs folder of the same numbers)."""
     options = options or engine.options
     games = [Game.from_options(options.with_seed(first + g)) for g in range(batch)]
     rngs = [np.random.default_rng([seed, first + g]) for g in range(batch)]
-    states = engine.batch_from_deal(np.asarray([g.deal["cards"] for g in games], np.int32),
-                                    np.asarray([g.deal["scrolls"] for g in games], np.int32),
-                                    np.asarray([g.deal["king"] for g in games], np.int32))
+    deal = (np.asarray([g.deal["cards"] for g in games], np.int32), np.asarray([g.deal["scrolls"] for g in games], np.int32),
+            np.asarray([g.deal["king"] for g in games], np.int32))
+    if values is None:
+        states = engine.batch_from_deal(*deal)
+    else:
+        import jax
+        import jax.numpy as jnp
+
+        params = engine.default_params.with_values(**values)
+        params = jax.tree_util.tree_map(lambda x: jnp.broadcast_to(x, (batch,) + jnp.shape(x)), params)
+        states = engine.batch_from_deal_with(*deal, params)
     decisions, step = 0, 0
     while True:
         masks, points = np.asarray(engine.batch_legal_mask(states)), np.asarray(engine.batch_points(states))

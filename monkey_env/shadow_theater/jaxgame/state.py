@@ -38,3 +38,10 @@ class State(NamedTuple):
     illegal: jnp.ndarray         # () bool: it ended on an illegal action
     rewards: jnp.ndarray         # (2,) float32: this step's reward per seat (Lanterns, zero-sum)
     decisions: jnp.ndarray       # () int32: decisions made
+    # --- the game's values (engine.VALUE_FIELDS): the game data's, unless a balance tune traces others
+    card_amount: jnp.ndarray     # (C,) int32: each card's amount (gain, steal, recall)
+    card_points: jnp.ndarray     # (C,) int32: each card's points in hand at a round's end
+    scroll_amount: jnp.ndarray   # (S,) int32: each scroll's amount
+    scoring: jnp.ndarray         # (5,) int32: engine.SCORING_FIELDS of game.yaml's scoring
+    starting_monkeys: jnp.ndarray  # (2,) int32: monkeys the round's starter and the other take
+    lanterns_to_win: jnp.ndarray  # () int32: Lanterns that end the game
