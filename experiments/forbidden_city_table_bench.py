@@ -1,0 +1,103 @@
+"""Forbidden City's JAX engine on its 27 x 27 table against the 17 x 17 table it had before the
+edge was removed (issue 29: its speed within 20% of the 17 x 17 engine's, in the same run).
+
+    nice -n 10 .venv/bin/python experiments/forbidden_city_table_bench.py --repeats 5 \
+        --baseline-root /path/to/a/checkout/of/41a0b1d --out reports/forbidden_city_bench_table_size.json
+
+Each run is ``monkey-palace bench --game forbidden_city --batches 1024 --games 20 --json`` in a
+fresh process (random 2-player games; decisions per second at batch 1,024 after compilation).
+The settings are run in turn, repeat after repeat, so that every setting meets the same changes
+of load: this code on 27 x 27 and on 17 x 17 (the shipped data with ``table_size: 17``) and,
+with ``--baseline-root``, another checkout's code (the engine before this one) on both sizes.
+The JSON has every run with its load average, the medians and the ratios to 17 x 17.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BENCH = ["-m", "monkey_env.apps.cli", "bench", "--game", "forbidden_city", "--batches", "1024", "--games", "20",
+         "--json"]
+
+
+def small_table_data(folder: Path) -> Path:
+    """A configs folder holding the shipped Forbidden City data with a 17 x 17 table."""
+    shutil.copytree(REPO / "configs" / "forbidden_city", folder / "forbidden_city",
+                    ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
+    table = folder / "forbidden_city" / "table.yaml"
+    lines = [("table_size: 17" if line.startswith("table_size:") else line) for line in table.read_text().splitlines()]
+    table.write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def commit_of(root: Path) -> str:
+    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
+
+
+def bench_once(root: Path, config_dir: Path | None) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(root))
+    cmd = [sys.executable, *BENCH] + (["--config-dir", str(config_dir)] if config_dir else [])
+    out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"bench failed in {root}: {out.stderr.strip().splitlines()[-1:]}")
+    report = json.loads(out.stdout)
+    jax = report["jax"][0]
+    return {"jax_decisions_per_second": round(jax["decisions_per_second"], 1),
+            "state_bytes_per_game": jax["state_bytes_per_game"],
+            "reference_decisions_per_second": round(report["reference"]["decisions_per_second"], 1),
+            "load_average_before": report["provenance"]["machine"]["load_average_before"],
+            "load_average_after": report["provenance"]["machine"]["load_average_after"]}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--baseline-root", type=Path, help="a checkout of the engine to compare with (both sizes)")
+    p.add_argument("--out", type=Path, default=REPO / "reports" / "forbidden_city_bench_table_size.json")
+    args = p.parse_args()
+    roots = {"this": REPO} | ({"baseline": args.baseline_root.resolve()} if args.baseline_root else {})
+    runs: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="fc-table17-") as tmp:
+        small = small_table_data(Path(tmp))
+        for r in range(args.repeats):
+            for code, root in roots.items():
+                for size, cfg in ((27, None), (17, small)):
+                    run = {"code": code, "table_size": size, "repeat": r, **bench_once(root, cfg)}
+                    runs.append(run)
+                    print(f"{code} {size}x{size}: {run['jax_decisions_per_second']:,.0f} decisions/s "
+                          f"(load {run['load_average_before'][0]})", flush=True)
+    medians = {f"{c} {s}": statistics.median(x["jax_decisions_per_second"] for x in runs
+                                              if x["code"] == c and x["table_size"] == s)
+               for c in roots for s in (27, 17)}
+    summary = {
+        "game": "forbidden_city",
+        "what": "the JAX engine's decisions per second at batch 1,024 on 27 x 27 against 17 x 17, random 2-player "
+                "games, settings run in turn",
+        "command": " ".join(["experiments/forbidden_city_table_bench.py", *sys.argv[1:]]),
+        "bench_command": "monkey-palace " + " ".join(BENCH[3:]) + " [--config-dir DIR with table_size: 17]",
+        "commits": {c: commit_of(root) for c, root in roots.items()},
+        "cores": os.cpu_count(),
+        "runs": runs,
+        "median_jax_decisions_per_second": medians,
+        "ratio_this_27_to_this_17": round(medians["this 27"] / medians["this 17"], 3),
+    }
+    if "baseline" in roots:
+        summary["ratio_this_27_to_baseline_17"] = round(medians["this 27"] / medians["baseline 17"], 3)
+        summary["ratio_baseline_27_to_baseline_17"] = round(medians["baseline 27"] / medians["baseline 17"], 3)
+    args.out.write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in summary.items() if k.startswith(("median", "ratio"))}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
