@@ -5,6 +5,7 @@ and a tiny tune whose configs/ folder loads and plays."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -359,6 +360,10 @@ def test_a_tiny_tune_writes_a_report_and_a_configs_folder_that_loads_and_plays(t
     text = (out / "report.md").read_text()
     assert "Numbers changed" in text and "fresh deals" in text
     assert text.startswith("# Monkey Palace balance tune") and "Score: Banana Points; win rule:" in text
+    # where it comes from: the command, the commit, the machine (issue 31's provenance)
+    prov = json.loads((out / "summary.json").read_text())["provenance"]
+    assert "tune --players 2 --maps 1,2" in prov["command"] and prov["machine"]["cores"] >= 1
+    assert f"by `{prov['command']}`" in text
     options = GameOptions(players=2, map="2", seed=1, config_dir=str(out / "configs"))
     game, result = play_game(options, [make_agent("random", 1), make_agent("random", 2)])
     assert game.game_over and result["rounds"] >= 2

@@ -207,6 +207,12 @@ def write(summary: dict, out: str | Path) -> Path:
     rule = (f"Score: {game['score_name']}; win rule: {game['win_rule']} (a shared first place counts 1/k to each "
             "of k seats).") if game else ""
     md = [f"# {heading}", "", rule, "", *[f"- {x}" for x in head], ""]
+    prov = summary.get("provenance")
+    if prov:
+        machine = prov["machine"]
+        md += [f"Made {prov['date']} at commit {prov['commit']} by `{prov['command']}` in {prov.get('seconds', 0):.0f} s "
+               f"on {machine['cores']} cores (load {machine['load_average_before']} before, "
+               f"{machine['load_average_after']} after); checkpoints {prov['checkpoints'] or 'none'}.", ""]
     for p in pictures:
         md += [f"![{p.stem}](figures/{p.name})", ""]
     for title, headers, rows in tables(summary):

@@ -12,6 +12,7 @@ from monkey_env.apps.tune import report as R
 from monkey_env.apps.tune.objective import SHARED_TERMS
 from monkey_env.apps.tune.study import Tuner, TuneSettings
 from monkey_env.apps.tune.validate import concat_tables, figures, fresh_plans, games_needed
+from monkey_env.core.provenance import load_average, provenance, shipped_checkpoints
 
 START_LABEL = "shipped"
 
@@ -33,6 +34,7 @@ def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: s
     say = progress or (lambda line: None)
     out = Path(out)
     t0 = time.perf_counter()
+    load_before = load_average()
     tuner = Tuner(settings, out, backend=backend, workers=workers, progress=say)
     before = len(tuner.finished())
     ran = tuner.run(trials)
@@ -102,6 +104,8 @@ def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: s
         weights=", ".join(f"{k} {v:g}" for k, v in space.objective.weights.items()), sampler=settings.sampler,
         top=validate_top, repeats=repeats)
     summary["headline"] = headline(summary)
+    summary["provenance"] = provenance(started=t0, load_before=load_before,
+                                       checkpoints=shipped_checkpoints(settings.agents))
     R.write(summary, out)
     say(f"report: {out / 'report.md'} ({time.perf_counter() - t0:.0f} s in all)")
     return summary
