@@ -31,6 +31,18 @@ def with_seed(options, seed: int):
     return type(options)(**{**options.model_dump(), "seed": int(seed)})
 
 
+def new_options(game: str, *, players: int, seed: int = 0, map=None, **options):
+    """A game's options object from what every command knows: the player count, the seed, the
+    map where the game's options have one (ignored otherwise), and the game's own options."""
+    from monkey_env.games import game_spec
+
+    model = game_spec(game).load("options")
+    fields = dict(players=players, seed=seed, **options)
+    if map is not None and "map" in model.model_fields:
+        fields["map"] = str(map)
+    return model(**fields)
+
+
 def players_of(options) -> int:
     return int(getattr(options, "players", 2))
 

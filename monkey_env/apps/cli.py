@@ -167,14 +167,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         if not spec.has("picture"):
             raise ValueError(f"{spec.title} has no picture")
         try:
-            if spec.name == DEFAULT_GAME:
-                from monkey_env.monkey_palace import render
-                render.save_png(render.game_picture(game), args.png)
-            else:
-                save_image(spec.load("picture")(game), args.png)
+            save_image(spec.load("picture")(game), args.png)
         except OSError as e:
             raise ValueError(f"--png: cannot write {args.png} ({e.strerror})") from None
-        print(f"picture of the {'palace' if spec.name == DEFAULT_GAME else 'position'}: {args.png}")
+        print(f"picture of the position: {args.png}")
     return 0
 
 
