@@ -72,12 +72,18 @@ PARTS = {
                     "engines compared decision by decision (raises AssertionError at the first difference)",
     "agents": "a dict agent name -> factory(seed) of the game's own agents (random is generic)",
     "balance": "a function (GameResults) -> list of report sections: the game's own balance figures",
+    "balance_lab": "the game's own balance report in place of the generic one (a whole module): add_flags(parser), "
+                   "its flags beside every game's, run(args) -> exit status, and DESCRIPTION, the command's help",
     "tune": "the balance tune's view of the game (monkey_env/apps/tune): its space of numbers (Space.load, "
             "values traced into the JAX engine's params, write_configs), load_space, jax_game, max_players, "
             "data_changes, check_folder",
     "web": "the game's web module (a whole module, no attribute): options_schema, new_game, state, replay "
            "frames... as monkey_env.apps.web.generic_web gives them from the parts, and STATIC_DIR with VIEW, "
            "its browser scripts (without it: the generic view of its text and legal actions)",
+    "play_games": "a function (engine, agents, options, seeds, *, names, batch, pad, agent_key, share_agents, "
+                  "max_decisions, jax_game, data, on_game, progress) -> monkey_env.apps.results_table.GameResults: "
+                  "the game's own pipeline for many games, with details of its own beside the table "
+                  "(without it: apps.any_game, from the engines' protocol)",
     "search": "a monkey_env.core.search_hooks.SearchHooks: what the search agent (mcts) needs of the game beyond "
               "its jax_engine and PPO: the JAX redraw of what a seat cannot see, a greedy prior if any",
 }
@@ -104,6 +110,8 @@ GAMES: dict[str, GameSpec] = {
             "differential": f"{_MP}.jaxgame.parity:differential_batch",
             "web": f"{_MP}.apps.web",
             "search": f"{_MP}.apps.search:SEARCH",
+            "play_games": f"{_MP}.apps.play_games:play_games",
+            "balance_lab": f"{_MP}.apps.balance.lab",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),

@@ -1,8 +1,8 @@
 """Playing any registered game through its parts (monkey_env.games), for the applications.
 
-Monkey Palace keeps its own, richer pipeline (simulate.play_game, batch_play.play_batch: cards,
-colours, trophies); every other game is played here from what monkey_env.core.protocol asks of
-a game, and gives the same results_table.GameResults:
+A game with a ``play_games`` part keeps its own, richer pipeline (Monkey Palace's, with cards,
+colours, trophies: monkey_palace/apps/play_games.py); every other game is played here from what
+monkey_env.core.protocol asks of a game, and gives the same results_table.GameResults:
 
 - the reference engine: ``Game.from_options(options)``, ``legal_mask``, ``apply``, ``current``,
   ``game_over``, ``scores()``, ``places()``; optionally ``round`` (rounds played), ``end_reason``

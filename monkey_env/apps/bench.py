@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from monkey_env.apps.simulate import play_game
+from monkey_env.monkey_palace.apps.play_games import play_game
 from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.monkey_palace.options import GameOptions
 

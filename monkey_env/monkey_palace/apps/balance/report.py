@@ -18,7 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from monkey_env.apps.balance.analysis import COLOURS
+from monkey_env.monkey_palace.apps.balance.analysis import COLOURS
 from monkey_env.core.provenance import stamp
 
 PILE_COLOURS = {"multi": "#8c6d31", "light": "#74c476", "dark": "#238b45", "gold": "#e6ab02"}
