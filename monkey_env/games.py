@@ -74,6 +74,9 @@ PARTS = {
     "balance": "a function (GameResults) -> list of report sections: the game's own balance figures",
     "balance_lab": "the game's own balance report in place of the generic one (a whole module): add_flags(parser), "
                    "its flags beside every game's, run(args) -> exit status, and DESCRIPTION, the command's help",
+    "bench": "the game's own bench in place of the generic one (a whole module): add_flags(parser), its flags "
+             "beside every game's (--games, --batches, --max-seconds, --reference-only, --seed, --json), "
+             "run_command(args) -> exit status",
     "tune": "the balance tune's view of the game (monkey_env/apps/tune): its space of numbers (Space.load, "
             "values traced into the JAX engine's params, write_configs), load_space, jax_game, max_players, "
             "data_changes, check_folder",
@@ -112,6 +115,7 @@ GAMES: dict[str, GameSpec] = {
             "search": f"{_MP}.apps.search:SEARCH",
             "play_games": f"{_MP}.apps.play_games:play_games",
             "balance_lab": f"{_MP}.apps.balance.lab",
+            "bench": f"{_MP}.apps.bench",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),

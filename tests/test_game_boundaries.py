@@ -16,8 +16,6 @@ GENERIC_AGENTS = ("base.py", "random_agent.py", "registry.py", "ppo_jax.py", "mc
 
 # file -> mentions of a game (imports of its modules, its name as a string) still allowed.
 ALLOWED = {
-    "monkey_env/apps/bench.py": 6,
-    "monkey_env/apps/bench_train.py": 1,
     "monkey_env/apps/jax_trainer.py": 10,
     "monkey_env/apps/play.py": 11,
     "monkey_env/apps/saves.py": 3,

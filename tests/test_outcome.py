@@ -222,8 +222,8 @@ def test_results_table_on_the_reference_engine():
 
 def test_results_table_on_the_jax_engine_is_play_batch():
     from monkey_env.agents.registry import make_agent
-    from monkey_env.monkey_palace.apps.play_games import play_batch
     from monkey_env.apps.results_table import play_games
+    from monkey_env.monkey_palace.apps.play_games import play_batch
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.options import GameOptions
 

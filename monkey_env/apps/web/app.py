@@ -366,8 +366,6 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
 
     def arena_record(key: str):
         """Replay an arena game of the reference engine: the same agents, seeds and deal."""
-        from monkey_env.apps.arena.games import derived_seed
-
         try:
             tid, index = (int(p) for p in key.split("-"))
         except ValueError:

@@ -13,6 +13,7 @@ takes (--players, --agents, --games, --batch, --seed, --out, --quiet) are monkey
 
 from __future__ import annotations
 
+import argparse
 import re
 import time
 import zipfile
