@@ -77,6 +77,9 @@ PARTS = {
     "bench": "the game's own bench in place of the generic one (a whole module): add_flags(parser), its flags "
              "beside every game's (--games, --batches, --max-seconds, --reference-only, --seed, --json), "
              "run_command(args) -> exit status",
+    "checked_save": "a function (save dict) -> the save as the game's own format reads it, checked before "
+                    "its decisions are replayed (show, play --resume, the browser's upload: a malformed save "
+                    "says so before the replay compares it)",
     "tune": "the balance tune's view of the game (monkey_env/apps/tune): its space of numbers (Space.load, "
             "values traced into the JAX engine's params, write_configs), load_space, jax_game, max_players, "
             "data_changes, check_folder",
@@ -116,6 +119,7 @@ GAMES: dict[str, GameSpec] = {
             "play_games": f"{_MP}.apps.play_games:play_games",
             "balance_lab": f"{_MP}.apps.balance.lab",
             "bench": f"{_MP}.apps.bench",
+            "checked_save": f"{_MP}.apps.saves:checked_save",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),

@@ -32,6 +32,9 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="folder of the report")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--from", dest="from_file", help="re-analyse the games saved by an earlier run (games.npz; a game "
+                                                   "with a balance lab of its own)")
+    p.add_argument("--db", help="read the games of an arena results database instead of playing (the same)")
     if lab:
         lab.add_flags(p)
     p.set_defaults(func=run)
@@ -40,8 +43,15 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from monkey_env.apps.cli import chosen_game
 
+    from monkey_env.apps.cli_edges import BadArgument, check_input_file
+
     spec = chosen_game()
     if spec.has("balance_lab"):
         return spec.load("balance_lab").run(args)
+    for flag, value in (("--from", args.from_file), ("--db", args.db)):
+        if value:                                # not ignored: the report would be of other games
+            check_input_file(value, flag)
+            raise BadArgument(flag, f"re-reads the games of a game's own balance lab; {spec.title}'s report "
+                                    "plays its games anew")
     from monkey_env.apps.balance import any_game
     return any_game.run(spec, args)

@@ -21,18 +21,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import jax
-import jax.numpy as jnp
 import numpy as np
 
-from monkey_env.apps.batch_play import game_keys
 from monkey_env.apps.results_table import GameResults, agent_names, options_hash, shares_from_places
 from monkey_env.core.outcome import batch_places, win_shares
 from monkey_env.monkey_palace.engine import Game
 from monkey_env.monkey_palace.game_data import GameData
-from monkey_env.monkey_palace.jaxgame.env import JaxGame
 from monkey_env.monkey_palace.options import GameOptions
+
+if TYPE_CHECKING:                # JAX is imported where the JAX engine plays (a reference game needs none)
+    from monkey_env.monkey_palace.jaxgame.env import JaxGame
 
 END_KIND_NAMES = ("arches", "bricks", "columns", "arches and bricks")
 RULE_FIELDS = ("butterfly", "frog", "monkey_move", "butterfly_rule", "end_trigger")
@@ -106,6 +106,11 @@ def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, s
     share_agents: when the same agent object plays several seats, ask it once per step for all of
     them (its action for the seat to play); a deterministic agent plays the same games, faster.
     Off by default: each seat gets its own call and key, as before."""
+    import jax
+    import jax.numpy as jnp
+
+    from monkey_env.apps.batch_play import game_keys
+
     if len(agents) != players:
         raise ValueError(f"{players} players need {players} agents, got {len(agents)}")
     for a in agents:

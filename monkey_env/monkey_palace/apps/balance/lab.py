@@ -60,8 +60,6 @@ def add_flags(p) -> None:
     p.add_argument("--cards", help="edited cards.yaml: what-if beside the defaults")
     p.add_argument("--boards", help="edited boards.yaml: what-if beside the defaults")
     p.add_argument("--whatif-games", type=int, default=0, help="games per (players, map) of a what-if; default --games")
-    p.add_argument("--from", dest="from_file", help="re-analyse the games saved by an earlier run (games.npz)")
-    p.add_argument("--db", help="read the games of an arena results database instead of playing")
 
 
 def run(args: argparse.Namespace) -> int:
