@@ -68,6 +68,9 @@ PARTS = {
                     "form; raises ValueError saying why when it is but names none (play)",
     "answer_hint": "a short text saying what parse_answer reads, added to play's question",
     "picture": "a function game -> (H, W, 3) uint8 image (show --png, render_mode rgb_array)",
+    "play": "a function (args, resumed) -> exit status: the game's own terminal session for ``monkey-palace play`` "
+            "(resumed: (spec, game, human seat, opponents) of a save, else None; without it: apps.play's numbered "
+            "legal actions with the prompts' parts above)",
     "differential": "a function (jax_engine, first, batch, seed) -> {'decisions': n}: random games on both "
                     "engines compared decision by decision (raises AssertionError at the first difference)",
     "agents": "a dict agent name -> factory(seed) of the game's own agents (random is generic)",
@@ -120,6 +123,7 @@ GAMES: dict[str, GameSpec] = {
             "balance_lab": f"{_MP}.apps.balance.lab",
             "bench": f"{_MP}.apps.bench",
             "checked_save": f"{_MP}.apps.saves:checked_save",
+            "play": f"{_MP}.apps.play:play",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),

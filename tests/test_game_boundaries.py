@@ -17,7 +17,6 @@ GENERIC_AGENTS = ("base.py", "random_agent.py", "registry.py", "ppo_jax.py", "mc
 # file -> mentions of a game (imports of its modules, its name as a string) still allowed.
 ALLOWED = {
     "monkey_env/apps/jax_trainer.py": 10,
-    "monkey_env/apps/play.py": 11,
     "monkey_env/apps/train.py": 5,
     "agents/ppo_jax.py": 3,
 }

@@ -60,8 +60,8 @@ def test_seats_are_indices_in_code_and_counted_from_1_for_people():
     import io
     from pathlib import Path
 
-    from monkey_env.apps.play import Session
     from monkey_env.core.outcome import seat_label, winners_label
+    from monkey_env.monkey_palace.apps.play import Session
     from monkey_env.monkey_palace.text_view import game_text
 
     assert seat_label(0) == "seat 1" and winners_label([1]) == "seat 2"

@@ -42,7 +42,6 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from monkey_env.apps.cli import chosen_game
-
     from monkey_env.apps.cli_edges import BadArgument, check_input_file
 
     spec = chosen_game()
