@@ -93,6 +93,9 @@ PARTS = {
                   "max_decisions, jax_game, data, on_game, progress) -> monkey_env.apps.results_table.GameResults: "
                   "the game's own pipeline for many games, with details of its own beside the table "
                   "(without it: apps.any_game, from the engines' protocol)",
+    "policy": "the game's JAX PPO parts (agents/ppo_games.py's PolicyGame class: network, inputs, batched greedy, "
+              "score change, places, settings): a game with it has the ppo agents and the JAX trainer",
+    "network": "the pydantic model of the game's network sizes in the JAX trainer's config (network:)",
     "search": "a monkey_env.core.search_hooks.SearchHooks: what the search agent (mcts) needs of the game beyond "
               "its jax_engine and PPO: the JAX redraw of what a seat cannot see, a greedy prior if any",
 }
@@ -124,6 +127,8 @@ GAMES: dict[str, GameSpec] = {
             "bench": f"{_MP}.apps.bench",
             "checked_save": f"{_MP}.apps.saves:checked_save",
             "play": f"{_MP}.apps.play:play",
+            "network": f"{_MP}.apps.network:NetworkConfig",
+            "policy": "monkey_env.agents.ppo_games:MonkeyPalacePolicy",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),
@@ -152,6 +157,8 @@ GAMES: dict[str, GameSpec] = {
             "balance": f"{_ST}.apps.balance:sections",
             "web": f"{_ST}.apps.web",
             "search": f"{_ST}.search:SEARCH",
+            "network": f"{_ST}.apps.network:FlatNetworkConfig",
+            "policy": "monkey_env.agents.ppo_games:ShadowTheaterPolicy",
         },
         # One option space (the game data are the only choice): the reward modes cover the envs.
         test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
@@ -184,6 +191,8 @@ GAMES["forbidden_city"] = GameSpec(
         "balance": f"{_FC}.apps.balance:sections",
         "web": f"{_FC}.apps.web",
         "search": f"{_FC}.search:SEARCH",
+        "network": f"{_FC}.apps.network:CityNetworkConfig",
+        "policy": "monkey_env.agents.ppo_games:ForbiddenCityPolicy",
     },
     data_folder="forbidden_city", data_files=("tiles.yaml", "start_tile.yaml", "table.yaml"),
     score_name="coins",
