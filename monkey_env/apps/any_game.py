@@ -71,14 +71,9 @@ def summary(game, decisions: int | None = None) -> dict:
     return out
 
 
-def _shares(places: np.ndarray) -> np.ndarray:
-    first = (np.asarray(places) == 1).astype(float)
-    return first / np.maximum(first.sum(1, keepdims=True), 1)
-
-
 def play_reference(agents: Sequence | Callable, options, seeds, names=None, on_game=None, progress=None):
     """The games of these seeds on the reference engine: results_table.GameResults (engine "reference")."""
-    from monkey_env.apps.results_table import GameResults, agent_names, options_hash
+    from monkey_env.apps.results_table import GameResults, agent_names, options_hash, shares_from_places
 
     spec = spec_for_options(options)
     h = options_hash(options)
@@ -101,7 +96,7 @@ def play_reference(agents: Sequence | Callable, options, seeds, names=None, on_g
                        engine=np.full(g, "reference", dtype=object),
                        agents=np.asarray([n for n, _, _ in rows], dtype=object),
                        scores=np.asarray([s["scores"] for _, s, _ in rows], np.int64), places=places,
-                       win_shares=_shares(places), rounds=np.asarray([s["rounds"] for _, s, _ in rows], np.int64),
+                       win_shares=shares_from_places(places), rounds=np.asarray([s["rounds"] for _, s, _ in rows], np.int64),
                        end_trigger=np.asarray([s["end_trigger"] for _, s, _ in rows], dtype=object),
                        decisions=np.asarray([s["decisions"] for _, s, _ in rows], np.int64),
                        duration=np.asarray([d for _, _, d in rows], float), monkey_holder=np.full(g, -1, np.int64),
@@ -157,7 +152,7 @@ def play_batch(engine, agents: Sequence, options, seeds, *, agent_key: int = 0, 
 def play_jax(agents: Sequence, options, seeds, names=None, batch: int = 256, pad: bool | None = None,
              agent_key: int | Callable = 0, max_decisions: int = 5000, engine=None, progress=None):
     """The games of these seeds in JAX batches: results_table.GameResults (engine "jax")."""
-    from monkey_env.apps.results_table import GameResults, agent_names, options_hash
+    from monkey_env.apps.results_table import GameResults, agent_names, options_hash, shares_from_places
 
     spec = spec_for_options(options)
     engine = engine or spec.load("jax_engine")(options)
@@ -175,7 +170,7 @@ def play_jax(agents: Sequence, options, seeds, names=None, batch: int = 256, pad
         parts.append(GameResults(
             seed=chunk.copy(), options_hash=np.full(n, options_hash(options), dtype=object),
             engine=np.full(n, "jax", dtype=object), agents=np.asarray([names] * n, dtype=object),
-            scores=r["scores"][g], places=r["places"][g], win_shares=_shares(r["places"][g]), rounds=r["rounds"][g],
+            scores=r["scores"][g], places=r["places"][g], win_shares=shares_from_places(r["places"][g]), rounds=r["rounds"][g],
             end_trigger=np.asarray(["illegal action" if r["illegal"][i] else "" for i in g], dtype=object),
             decisions=r["decisions"][g], duration=np.full(n, r["seconds"] / len(padded)),
             monkey_holder=np.full(n, -1, np.int64),

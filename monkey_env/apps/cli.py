@@ -91,8 +91,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
-    monkey_palace = spec.name == DEFAULT_GAME
-    data = options.game_data() if monkey_palace else None
+    data = options.game_data() if hasattr(options, "game_data") else None   # loaded once for every game
     out_dir = Path(args.out) if args.out else None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -125,15 +124,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return STOPPED
     bar.close()
     if not args.json:
-        print(summarise(table, names, f"map {options.map}" if monkey_palace else spec.title, spec.score_name))
+        where = f"map {options.map}" if hasattr(options, "map") else spec.title
+        print(summarise(table, names, where, spec.score_name, game=spec.name))
     return 0
 
 
-def summarise(table, names: list[str], where: str = "", score_name: str = "Banana Points") -> str:
+def summarise(table, names: list[str], where: str = "", score_name: str | None = None, game: str = DEFAULT_GAME) -> str:
     """The summary of a simulate run from its results_table.GameResults (win counts are win shares)."""
-    from monkey_env.apps.results_table import SHARED_WIN
+    from monkey_env.apps.results_table import shared_win_rule
     from monkey_env.core.outcome import seat_label
 
+    score_name = score_name or game_spec(game).score_name
     rounds = table.rounds.tolist()
     lines = [f"{table.n} games, {table.players} players{', ' + where if where else ''}: "
              f"rounds median {statistics.median(rounds)}, range {min(rounds)}-{max(rounds)}"]
@@ -146,8 +147,7 @@ def summarise(table, names: list[str], where: str = "", score_name: str = "Banan
     for t in table.end_trigger.tolist():
         triggers[t] = triggers.get(t, 0) + 1
     lines.append("  end triggered by: " + ", ".join(f"{k} {v}" for k, v in sorted(triggers.items())))
-    if score_name == "Banana Points":          # Monkey Palace's win rule
-        lines.append(f"  win: {SHARED_WIN}")
+    lines.append(f"  win: {shared_win_rule(game)}")
     return "\n".join(lines)
 
 
