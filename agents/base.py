@@ -3,11 +3,11 @@
 Two forms, one agent may offer both:
 
 - ``act(game, mask) -> int``: one decision of one game of the reference engine. ``game`` is
-  the :class:`monkey_env.monkey_palace.engine.Game` being played (an agent must read only public
-  information from it: never the order of the cards inside the piles), ``mask`` its legal
-  actions, a ``(2438,)`` bool array indexed as :class:`monkey_env.monkey_palace.actions.ActionLayout`.
+  the game's reference engine being played (its ``reference`` part, monkey_env.games; an agent
+  must read only public information from it, never what ``redraw_hidden`` would redraw),
+  ``mask`` its legal actions, a bool array over the game's action space.
 - ``act_batch(jax_game, states, masks, key) -> (B,) int32``: one decision for each game of a
-  batch of the JAX engine (:class:`monkey_env.monkey_palace.jaxgame.JaxGame`); ``masks`` is ``(B, 2438)``
+  batch of the game's JAX engine (its ``jax_engine`` part); ``masks`` is ``(B, actions)``
   bool and ``key`` a JAX PRNG key. It may run on the host (a torch policy does), but batched
   arenas and the training env call it once per step for the whole batch.
 

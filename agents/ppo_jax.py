@@ -22,14 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from monkey_env.games import DEFAULT_GAME  # the registry says which game is the default, once
+from monkey_env.games import DEFAULT_GAME, GAMES  # the registry says which game is the default, once
 
 CHECKPOINT_FORMAT = "monkey-palace/ppo-jax"
 CHECKPOINT_VERSION = 1
 CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
 DEFAULT_CHECKPOINT = CHECKPOINTS / "ppo_jax.msgpack"
-# The games with a JAX PPO (agents/ppo_games.py's POLICY_GAMES; named here without importing JAX)
-JAX_PPO_GAMES = ("monkey_palace", "shadow_theater", "forbidden_city")
+# The games with a JAX PPO: those with a policy part (agents/ppo_games.py's PolicyGame; named without importing JAX)
+JAX_PPO_GAMES = tuple(name for name, spec in GAMES.items() if spec.has("policy"))
 
 
 def default_checkpoint(game: str = DEFAULT_GAME) -> Path:

@@ -16,7 +16,7 @@ import sys
 from tqdm import tqdm
 
 from monkey_env.agents.random_agent import RandomAgent
-from monkey_env.apps.simulate import play_game
+from monkey_env.monkey_palace.apps.play_games import play_game
 from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.monkey_palace.options import GameOptions
 

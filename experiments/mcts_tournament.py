@@ -103,8 +103,8 @@ def main(argv=None) -> int:
     from monkey_env.agents.registry import make_agent, split_agent_names
     from monkey_env.apps.arena.ratings import agent_stats, openskill_ratings, win_matrix
     from monkey_env.apps.arena.schedule import seatings
-    from monkey_env.apps.batch_play import play_batch
     from monkey_env.apps.results_table import TimedAgent
+    from monkey_env.monkey_palace.apps.play_games import play_batch
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.options import GameOptions
 

@@ -68,16 +68,34 @@ PARTS = {
                     "form; raises ValueError saying why when it is but names none (play)",
     "answer_hint": "a short text saying what parse_answer reads, added to play's question",
     "picture": "a function game -> (H, W, 3) uint8 image (show --png, render_mode rgb_array)",
+    "play": "a function (args, resumed) -> exit status: the game's own terminal session for ``monkey-palace play`` "
+            "(resumed: (spec, game, human seat, opponents) of a save, else None; without it: apps.play's numbered "
+            "legal actions with the prompts' parts above)",
     "differential": "a function (jax_engine, first, batch, seed) -> {'decisions': n}: random games on both "
                     "engines compared decision by decision (raises AssertionError at the first difference)",
     "agents": "a dict agent name -> factory(seed) of the game's own agents (random is generic)",
     "balance": "a function (GameResults) -> list of report sections: the game's own balance figures",
+    "balance_lab": "the game's own balance report in place of the generic one (a whole module): add_flags(parser), "
+                   "its flags beside every game's, run(args) -> exit status, and DESCRIPTION, the command's help",
+    "bench": "the game's own bench in place of the generic one (a whole module): add_flags(parser), its flags "
+             "beside every game's (--games, --batches, --max-seconds, --reference-only, --seed, --json), "
+             "run_command(args) -> exit status",
+    "checked_save": "a function (save dict) -> the save as the game's own format reads it, checked before "
+                    "its decisions are replayed (show, play --resume, the browser's upload: a malformed save "
+                    "says so before the replay compares it)",
     "tune": "the balance tune's view of the game (monkey_env/apps/tune): its space of numbers (Space.load, "
             "values traced into the JAX engine's params, write_configs), load_space, jax_game, max_players, "
             "data_changes, check_folder",
     "web": "the game's web module (a whole module, no attribute): options_schema, new_game, state, replay "
            "frames... as monkey_env.apps.web.generic_web gives them from the parts, and STATIC_DIR with VIEW, "
            "its browser scripts (without it: the generic view of its text and legal actions)",
+    "play_games": "a function (engine, agents, options, seeds, *, names, batch, pad, agent_key, share_agents, "
+                  "max_decisions, jax_game, data, on_game, progress) -> monkey_env.apps.results_table.GameResults: "
+                  "the game's own pipeline for many games, with details of its own beside the table "
+                  "(without it: apps.any_game, from the engines' protocol)",
+    "policy": "the game's JAX PPO parts (agents/ppo_games.py's PolicyGame class: network, inputs, batched greedy, "
+              "score change, places, settings): a game with it has the ppo agents and the JAX trainer",
+    "network": "the pydantic model of the game's network sizes in the JAX trainer's config (network:)",
     "search": "a monkey_env.core.search_hooks.SearchHooks: what the search agent (mcts) needs of the game beyond "
               "its jax_engine and PPO: the JAX redraw of what a seat cannot see, a greedy prior if any",
 }
@@ -104,6 +122,13 @@ GAMES: dict[str, GameSpec] = {
             "differential": f"{_MP}.jaxgame.parity:differential_batch",
             "web": f"{_MP}.apps.web",
             "search": f"{_MP}.apps.search:SEARCH",
+            "play_games": f"{_MP}.apps.play_games:play_games",
+            "balance_lab": f"{_MP}.apps.balance.lab",
+            "bench": f"{_MP}.apps.bench",
+            "checked_save": f"{_MP}.apps.saves:checked_save",
+            "play": f"{_MP}.apps.play:play",
+            "network": f"{_MP}.apps.network:NetworkConfig",
+            "policy": "monkey_env.agents.ppo_games:MonkeyPalacePolicy",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),
@@ -133,6 +158,8 @@ GAMES: dict[str, GameSpec] = {
             "tune": f"{_ST}.apps.tune:TUNE",
             "web": f"{_ST}.apps.web",
             "search": f"{_ST}.search:SEARCH",
+            "network": f"{_ST}.apps.network:FlatNetworkConfig",
+            "policy": "monkey_env.agents.ppo_games:ShadowTheaterPolicy",
         },
         # One option space (the game data are the only choice): the reward modes cover the envs.
         test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
@@ -166,6 +193,8 @@ GAMES["forbidden_city"] = GameSpec(
         "tune": f"{_FC}.apps.tune:TUNE",
         "web": f"{_FC}.apps.web",
         "search": f"{_FC}.search:SEARCH",
+        "network": f"{_FC}.apps.network:CityNetworkConfig",
+        "policy": "monkey_env.agents.ppo_games:ForbiddenCityPolicy",
     },
     data_folder="forbidden_city", data_files=("tiles.yaml", "start_tile.yaml", "table.yaml"),
     score_name="coins",

@@ -12,7 +12,7 @@ from monkey_env.agents.registry import make_agent
 from monkey_env.apps.arena.games import derived_seed, ranks_of, shared_jax_game
 from monkey_env.apps.arena.results import Results
 from monkey_env.apps.arena.runner import plan_tournament, run_tournament
-from monkey_env.apps.batch_play import play_batch
+from monkey_env.monkey_palace.apps.play_games import play_batch
 
 OPTIONS = {"butterfly": False, "frog": False, "monkey_move": "optional", "butterfly_rule": "highest_overall",
            "end_trigger": "shortfall"}

@@ -5,9 +5,9 @@ import json
 import numpy as np
 import pytest
 
-from monkey_env.apps.balance import analysis as A
-from monkey_env.apps.balance.collect import BalancePlan, Cell, Dataset, Records, rotations
-from monkey_env.apps.balance.report import clean, findings, tables, write
+from monkey_env.monkey_palace.apps.balance import analysis as A
+from monkey_env.monkey_palace.apps.balance.collect import BalancePlan, Cell, Dataset, Records, rotations
+from monkey_env.monkey_palace.apps.balance.report import clean, findings, tables, write
 from monkey_env.monkey_palace.game_data import load_game_data
 
 DATA = load_game_data(1)
@@ -170,7 +170,7 @@ def test_dataset_save_load(tmp_path):
 
 def test_arena_database(tmp_path):
     from monkey_env.apps.arena.results import Results
-    from monkey_env.apps.balance.arena_db import dataset_from_db
+    from monkey_env.monkey_palace.apps.balance.arena_db import dataset_from_db
 
     res = Results(tmp_path / "r.sqlite")
     t = res.tournament("k", {"x": 1})

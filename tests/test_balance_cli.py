@@ -61,8 +61,8 @@ def test_balance_bad_input(tmp_path, capsys, argv, msg):
 def test_the_provenance_names_the_checkpoints_of_the_skill_cells_agents():
     """ppo playing only in the skill cells still makes the figures depend on the shipped
     checkpoints (the regenerated default report listed none)."""
-    from monkey_env.apps.balance.report import agents_played
     from monkey_env.core.provenance import shipped_checkpoints
+    from monkey_env.monkey_palace.apps.balance.report import agents_played
 
     plan = {"agents": ["greedy"], "skill": ["greedy", "random", "ppo"]}
     assert agents_played(plan) == ["greedy", "greedy", "random", "ppo"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-import monkey_env.apps.bench_train as bench_train
+import monkey_env.monkey_palace.apps.bench_train as bench_train
 
 
 def fake_once(ratios):

@@ -295,7 +295,7 @@ def test_greedy_reaches_for_the_bonus_card():
 def test_the_terminal_builds_a_staircase_arch_by_arch(tmp_path):
     import io
 
-    from monkey_env.apps.play import Session
+    from monkey_env.monkey_palace.apps.play import Session
     from monkey_env.monkey_palace.options import GameOptions
 
     game = Game.from_options(GameOptions(players=2, seed=1, build_action="complete"))

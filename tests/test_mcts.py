@@ -28,7 +28,8 @@ from monkey_env.agents.mcts import (
 )
 from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.agents.registry import make_agent, split_agent_names
-from monkey_env.apps.batch_play import game_keys, play_batch
+from monkey_env.apps.batch_play import game_keys
+from monkey_env.monkey_palace.apps.play_games import play_batch
 from monkey_env.monkey_palace.apps.search import greedy_prior_value, redraw_hidden_piles
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game

@@ -60,8 +60,8 @@ def test_seats_are_indices_in_code_and_counted_from_1_for_people():
     import io
     from pathlib import Path
 
-    from monkey_env.apps.play import Session
     from monkey_env.core.outcome import seat_label, winners_label
+    from monkey_env.monkey_palace.apps.play import Session
     from monkey_env.monkey_palace.text_view import game_text
 
     assert seat_label(0) == "seat 1" and winners_label([1]) == "seat 2"
@@ -99,7 +99,7 @@ def jax_tree_stack(states):
 
 
 def test_batch_result_places():
-    from monkey_env.apps.batch_play import BatchResult
+    from monkey_env.monkey_palace.apps.play_games import BatchResult
 
     z = np.zeros((1, 0), np.int64)
     r = BatchResult(seeds=np.zeros(1, np.int64), scores=np.asarray([SCORES]), rounds=np.ones(1), end_kind=np.zeros(1),
@@ -115,7 +115,7 @@ def test_batch_result_places():
 @pytest.fixture
 def every_game_is_the_tie(monkeypatch):
     """Every reference game played by the pipelines ends as monkey_tie_game()."""
-    import monkey_env.apps.simulate as sim
+    import monkey_env.monkey_palace.apps.play_games as sim
 
     def play_game(options, agents, data=None):
         game = monkey_tie_game()
@@ -157,7 +157,7 @@ def test_arena_ranks_and_ratings_count_the_monkey_tie(every_game_is_the_tie):
     from monkey_env.apps.arena.games import ChunkPlayer, ranks_of
     from monkey_env.apps.arena.ratings import agent_stats, win_matrix
     from monkey_env.apps.arena.runner import plan_tournament
-    from monkey_env.apps.balance.arena_db import _records
+    from monkey_env.monkey_palace.apps.balance.arena_db import _records
 
     assert ranks_of(SCORES, 1) == PLACES and ranks_of(SCORES) == [1, 1, 3]
     options = {"butterfly": False, "frog": False, "monkey_move": "optional", "butterfly_rule": "highest_overall",
@@ -179,8 +179,8 @@ def test_arena_ranks_and_ratings_count_the_monkey_tie(every_game_is_the_tie):
 
 
 def test_balance_win_shares_count_the_monkey_tie():
-    from monkey_env.apps.balance import analysis as A
-    from monkey_env.apps.balance.collect import Records
+    from monkey_env.monkey_palace.apps.balance import analysis as A
+    from monkey_env.monkey_palace.apps.balance.collect import Records
 
     n = 4
     rec = Records(seeds=np.arange(n), scores=np.asarray([SCORES] * n), rounds=np.full(n, 9),
@@ -222,8 +222,8 @@ def test_results_table_on_the_reference_engine():
 
 def test_results_table_on_the_jax_engine_is_play_batch():
     from monkey_env.agents.registry import make_agent
-    from monkey_env.apps.batch_play import play_batch
     from monkey_env.apps.results_table import play_games
+    from monkey_env.monkey_palace.apps.play_games import play_batch
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.options import GameOptions
 

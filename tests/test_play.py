@@ -159,7 +159,7 @@ def test_a_whole_game_in_the_terminal_with_mistakes_save_and_resume(tmp_path):
 def _session(answers: str, seed: int = 5):
     import io
 
-    from monkey_env.apps.play import Session
+    from monkey_env.monkey_palace.apps.play import Session
     from monkey_env.monkey_palace.engine import Game
     from monkey_env.monkey_palace.options import GameOptions
 
@@ -194,7 +194,7 @@ def test_shapes_that_differ_in_bricks_say_where_the_bricks_go(monkeypatch):
 
 def test_a_stack_of_columns_and_bricks_is_described():
     """With columns in the supply, a stack of 3 units or more takes a column (3 units) first."""
-    from monkey_env.apps.play import build_steps
+    from monkey_env.monkey_palace.apps.play import build_steps
 
     session, _ = _session("")
     game = session.game
@@ -213,7 +213,7 @@ def test_a_stack_of_columns_and_bricks_is_described():
 
 
 def test_lists_fit_the_terminal_without_cutting_an_entry():
-    from monkey_env.apps.play import in_columns
+    from monkey_env.monkey_palace.apps.play import in_columns
     from monkey_env.monkey_palace.geometry import cell_xy
 
     session, _ = _session("")

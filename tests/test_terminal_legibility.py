@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from monkey_env.apps.cli import main
-from monkey_env.apps.play import Session
-from monkey_env.apps.play_any import AnySession
+from monkey_env.apps.play import AnySession
 from monkey_env.forbidden_city.engine import Game as CityGame
 from monkey_env.forbidden_city.options import ForbiddenCityOptions
 from monkey_env.forbidden_city.text_view import _same_face_key, group_choices, placement_groups
 from monkey_env.games import game_names, game_spec
 from monkey_env.monkey_palace.actions import Phase
+from monkey_env.monkey_palace.apps.play import Session
 from monkey_env.monkey_palace.engine import Game as PalaceGame
 from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.shadow_theater.actions import COLLECT, KEEP, KING_MOVE, PLACE

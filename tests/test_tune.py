@@ -346,7 +346,7 @@ def test_the_ray_backend_runs_the_trials_on_ray_actors(tmp_path, fake_module):
 def test_a_tiny_tune_writes_a_report_and_a_configs_folder_that_loads_and_plays(tmp_path, evaluator):
     from monkey_env.agents.registry import make_agent
     from monkey_env.apps.cli import main
-    from monkey_env.apps.simulate import play_game
+    from monkey_env.monkey_palace.apps.play_games import play_game
     from monkey_env.monkey_palace.options import GameOptions
 
     out = tmp_path / "tune"

@@ -28,7 +28,7 @@ def test_wheel_ships_the_configs_and_plays_a_game(tmp_path):
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     # Run from an empty folder with only the unpacked wheel first on the path, not the repository.
-    code = ("import monkey_env, sys; from monkey_env.apps.simulate import play_game; "
+    code = ("import monkey_env, sys; from monkey_env.monkey_palace.apps.play_games import play_game; "
             "from monkey_env.agents.registry import make_agent; "
             "from monkey_env.monkey_palace.options import GameOptions; "
             "assert monkey_env.__file__.startswith(sys.argv[1]), monkey_env.__file__; "

@@ -1,8 +1,8 @@
 """Playing any registered game through its parts (monkey_env.games), for the applications.
 
-Monkey Palace keeps its own, richer pipeline (simulate.play_game, batch_play.play_batch: cards,
-colours, trophies); every other game is played here from what monkey_env.core.protocol asks of
-a game, and gives the same results_table.GameResults:
+A game with a ``play_games`` part keeps its own, richer pipeline (Monkey Palace's, with cards,
+colours, trophies: monkey_palace/apps/play_games.py); every other game is played here from what
+monkey_env.core.protocol asks of a game, and gives the same results_table.GameResults:
 
 - the reference engine: ``Game.from_options(options)``, ``legal_mask``, ``apply``, ``current``,
   ``game_over``, ``scores()``, ``places()``; optionally ``round`` (rounds played), ``end_reason``
@@ -29,6 +29,18 @@ from monkey_env.games import GameSpec, spec_for_options
 def with_seed(options, seed: int):
     """A copy of any game's options with another seed."""
     return type(options)(**{**options.model_dump(), "seed": int(seed)})
+
+
+def new_options(game: str, *, players: int, seed: int = 0, map=None, **options):
+    """A game's options object from what every command knows: the player count, the seed, the
+    map where the game's options have one (ignored otherwise), and the game's own options."""
+    from monkey_env.games import game_spec
+
+    model = game_spec(game).load("options")
+    fields = dict(players=players, seed=seed, **options)
+    if map is not None and "map" in model.model_fields:
+        fields["map"] = str(map)
+    return model(**fields)
 
 
 def players_of(options) -> int:
@@ -59,14 +71,9 @@ def summary(game, decisions: int | None = None) -> dict:
     return out
 
 
-def _shares(places: np.ndarray) -> np.ndarray:
-    first = (np.asarray(places) == 1).astype(float)
-    return first / np.maximum(first.sum(1, keepdims=True), 1)
-
-
 def play_reference(agents: Sequence | Callable, options, seeds, names=None, on_game=None, progress=None):
     """The games of these seeds on the reference engine: results_table.GameResults (engine "reference")."""
-    from monkey_env.apps.results_table import GameResults, agent_names, options_hash
+    from monkey_env.apps.results_table import GameResults, agent_names, options_hash, shares_from_places
 
     spec = spec_for_options(options)
     h = options_hash(options)
@@ -89,7 +96,7 @@ def play_reference(agents: Sequence | Callable, options, seeds, names=None, on_g
                        engine=np.full(g, "reference", dtype=object),
                        agents=np.asarray([n for n, _, _ in rows], dtype=object),
                        scores=np.asarray([s["scores"] for _, s, _ in rows], np.int64), places=places,
-                       win_shares=_shares(places), rounds=np.asarray([s["rounds"] for _, s, _ in rows], np.int64),
+                       win_shares=shares_from_places(places), rounds=np.asarray([s["rounds"] for _, s, _ in rows], np.int64),
                        end_trigger=np.asarray([s["end_trigger"] for _, s, _ in rows], dtype=object),
                        decisions=np.asarray([s["decisions"] for _, s, _ in rows], np.int64),
                        duration=np.asarray([d for _, _, d in rows], float), monkey_holder=np.full(g, -1, np.int64),
@@ -145,7 +152,7 @@ def play_batch(engine, agents: Sequence, options, seeds, *, agent_key: int = 0, 
 def play_jax(agents: Sequence, options, seeds, names=None, batch: int = 256, pad: bool | None = None,
              agent_key: int | Callable = 0, max_decisions: int = 5000, engine=None, progress=None):
     """The games of these seeds in JAX batches: results_table.GameResults (engine "jax")."""
-    from monkey_env.apps.results_table import GameResults, agent_names, options_hash
+    from monkey_env.apps.results_table import GameResults, agent_names, options_hash, shares_from_places
 
     spec = spec_for_options(options)
     engine = engine or spec.load("jax_engine")(options)
@@ -163,7 +170,7 @@ def play_jax(agents: Sequence, options, seeds, names=None, batch: int = 256, pad
         parts.append(GameResults(
             seed=chunk.copy(), options_hash=np.full(n, options_hash(options), dtype=object),
             engine=np.full(n, "jax", dtype=object), agents=np.asarray([names] * n, dtype=object),
-            scores=r["scores"][g], places=r["places"][g], win_shares=_shares(r["places"][g]), rounds=r["rounds"][g],
+            scores=r["scores"][g], places=r["places"][g], win_shares=shares_from_places(r["places"][g]), rounds=r["rounds"][g],
             end_trigger=np.asarray(["illegal action" if r["illegal"][i] else "" for i in g], dtype=object),
             decisions=r["decisions"][g], duration=np.full(n, r["seconds"] / len(padded)),
             monkey_holder=np.full(n, -1, np.int64),

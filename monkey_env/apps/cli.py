@@ -91,8 +91,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
-    monkey_palace = spec.name == DEFAULT_GAME
-    data = options.game_data() if monkey_palace else None
+    data = options.game_data() if hasattr(options, "game_data") else None   # loaded once for every game
     out_dir = Path(args.out) if args.out else None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -125,15 +124,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return STOPPED
     bar.close()
     if not args.json:
-        print(summarise(table, names, f"map {options.map}" if monkey_palace else spec.title, spec.score_name))
+        where = f"map {options.map}" if hasattr(options, "map") else spec.title
+        print(summarise(table, names, where, spec.score_name, game=spec.name))
     return 0
 
 
-def summarise(table, names: list[str], where: str = "", score_name: str = "Banana Points") -> str:
+def summarise(table, names: list[str], where: str = "", score_name: str | None = None, game: str = DEFAULT_GAME) -> str:
     """The summary of a simulate run from its results_table.GameResults (win counts are win shares)."""
-    from monkey_env.apps.results_table import SHARED_WIN
+    from monkey_env.apps.results_table import shared_win_rule
     from monkey_env.core.outcome import seat_label
 
+    score_name = score_name or game_spec(game).score_name
     rounds = table.rounds.tolist()
     lines = [f"{table.n} games, {table.players} players{', ' + where if where else ''}: "
              f"rounds median {statistics.median(rounds)}, range {min(rounds)}-{max(rounds)}"]
@@ -146,8 +147,7 @@ def summarise(table, names: list[str], where: str = "", score_name: str = "Banan
     for t in table.end_trigger.tolist():
         triggers[t] = triggers.get(t, 0) + 1
     lines.append("  end triggered by: " + ", ".join(f"{k} {v}" for k, v in sorted(triggers.items())))
-    if score_name == "Banana Points":          # Monkey Palace's win rule
-        lines.append(f"  win: {SHARED_WIN}")
+    lines.append(f"  win: {shared_win_rule(game)}")
     return "\n".join(lines)
 
 
@@ -167,14 +167,10 @@ def cmd_show(args: argparse.Namespace) -> int:
         if not spec.has("picture"):
             raise ValueError(f"{spec.title} has no picture")
         try:
-            if spec.name == DEFAULT_GAME:
-                from monkey_env.monkey_palace import render
-                render.save_png(render.game_picture(game), args.png)
-            else:
-                save_image(spec.load("picture")(game), args.png)
+            save_image(spec.load("picture")(game), args.png)
         except OSError as e:
             raise ValueError(f"--png: cannot write {args.png} ({e.strerror})") from None
-        print(f"picture of the {'palace' if spec.name == DEFAULT_GAME else 'position'}: {args.png}")
+        print(f"picture of the position: {args.png}")
     return 0
 
 
@@ -197,89 +193,13 @@ def with_provenance(report: dict, started: float, agents=()) -> dict:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """Decisions per second of the reference and JAX engines on full random games."""
-    started = time.perf_counter()
-    from monkey_env.apps.bench import bench_reference, run, run_envs
-
+    """Decisions per second of a game's engines on random games, one run (or the game's own bench part)."""
     spec = chosen_game()
-    if spec.name != DEFAULT_GAME:
-        return bench_any_game(spec, args)
-    if args.startup:
-        from monkey_env.apps.bench import run_startup
-
-        report = run_startup()
-        if args.json:
-            print(json.dumps(with_provenance(report, started)))
-        else:
-            print(f"AEC env, first reset: {report['first_reset_seconds_cold']:.1f} s cold, "
-                  f"{report['first_reset_seconds_warm']:.1f} s warm; first step: "
-                  f"{report['first_step_seconds_cold']:.1f} s cold, {report['first_step_seconds_warm']:.1f} s warm")
-        return 0
-    if args.train:
-        from monkey_env.apps.bench_train import run_train_bench
-
-        report = run_train_bench(args.train_iterations, args.train_repeats,
-                                 log=lambda line: print(line, file=sys.stderr, flush=True))
-        if args.json:
-            print(json.dumps(with_provenance(report, started)))
-        else:
-            for name in ("jax", "jax_sb3_sized", "sb3"):
-                row, share = report[name], report[name]["share"]
-                print(f"{name:>13}: {row['train_decisions_per_second']:7.0f} learner decisions/s, "
-                      f"{row['parameters']:,} parameters; time in environment {share['environment']:.0%}, "
-                      f"forward {share['forward']:.0%}, update {share['update']:.0%}")
-            lo, hi = report["spread"]["train_ratio_vs_sb3"]
-            lo_same, hi_same = report["spread"]["train_ratio_vs_sb3_same_size"]
-            print(f"JAX over SB3, median of {len(report['repeats'])}: {report['train_ratio_vs_sb3']:.2f}x "
-                  f"[{lo:.2f}, {hi:.2f}] (same network size: {report['train_ratio_vs_sb3_same_size']:.2f}x "
-                  f"[{lo_same:.2f}, {hi_same:.2f}])")
-        return 0
-    if args.envs:
-        report = run_envs(players=args.players, seed=args.seed)
-        if args.json:
-            print(json.dumps(with_provenance(report, started)))
-        else:
-            a = report["aec_loop"]
-            print(f"AEC env loop (one game at a time): {a['steps_per_second']:.0f} learner steps/s")
-            for row in report["vec_env"]:
-                print(f"JaxVecEnv, {row['batch']:>4} games: {row['steps_per_second']:.0f} learner steps/s")
-            print(f"VecEnv over the AEC loop at 256 games: {report['vec_env_speedup_vs_aec_at_256']:.1f}x")
-        return 0
-    if args.reference_only:
-        report = {"reference": bench_reference(args.games, args.players, args.seed),
-                  "reference_complete": bench_reference(args.games, args.players, args.seed, build_action="complete")}
-    else:
-        batches = tuple(int(b) for b in args.batches.split(","))
-        report = run(batches=batches, players=args.players, reference_games=args.games, seed=args.seed,
-                     pgx_steps=args.pgx_steps, max_seconds=args.max_seconds)
-    if args.json:
-        print(json.dumps(with_provenance(report, started)))
-        return 0
-    for key in ("reference", "reference_complete"):
-        if key in report:
-            r = report[key]
-            print(f"reference engine, {r['build_action']} build, {r['players']} players: "
-                  f"{r['decisions_per_second']:.0f} decisions/s, {r['games_per_second']:.2f} games/s, "
-                  f"{r['mean_game_seconds']:.2f} s per game (max {r['max_game_seconds']:.2f} s)")
-    for row in report.get("jax", []):
-        print(f"JAX engine, batch {row['batch']:>5}: {row['decisions_per_second']:.0f} decisions/s "
-              f"({row['decisions']} decisions in {row['seconds']:.1f} s)")
-    if "jax" in report:
-        pgx = report["pgx_go"]
-        print(f"Pgx go_19x19, batch 1024: {pgx['decisions_per_second']:.0f} steps/s" if pgx else
-              "Pgx not installed (pip install -e '.[bench]'): no go_19x19 yardstick")
-        print(f"speed-up over the reference at 1024: {report['speedup_vs_reference_at_1024']:.1f}x; "
-              f"state {report['state_bytes_per_game']:.0f} bytes per game; compile {report['compile_seconds']:.1f} s")
-    return 0
-
-
-def bench_any_game(spec, args: argparse.Namespace) -> int:
+    if spec.has("bench"):
+        return spec.load("bench").run_command(args)
     started = time.perf_counter()
-    """bench for a game other than Monkey Palace: both engines on random games, one run."""
     from monkey_env.apps.bench import run_any_game
 
-    if args.startup or args.envs:
-        raise ValueError(f"--startup and --envs measure Monkey Palace's environments only, not {spec.title}")
     batches = () if args.reference_only else tuple(int(b) for b in args.batches.split(","))
     report = run_any_game(spec, game_options(args), batches=batches, reference_games=args.games, seed=args.seed,
                           max_seconds=args.max_seconds)
@@ -337,23 +257,14 @@ def main(argv: list[str] | None = None) -> int:
 
     bench = sub.add_parser("bench", help="decisions per second of the engines on random games")
     bench.add_argument("--games", type=int, default=20, help="reference-engine games")
-    if chosen_game().name == DEFAULT_GAME:     # another game's --players comes from its options model
-        bench.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    spec = chosen_game()
+    if spec.has("bench"):                      # the game's own bench and its flags
+        spec.load("bench").add_flags(bench)
     else:
         add_game_options(bench, skip=("reward_mode", "seed"))
     bench.add_argument("--batches", default="1,64,256,1024", help="JAX batch sizes")
     bench.add_argument("--max-seconds", type=float, default=120.0, help="time limit per JAX batch size")
-    bench.add_argument("--pgx-steps", type=int, default=20, help="batched steps of Pgx go_19x19")
     bench.add_argument("--reference-only", action="store_true")
-    bench.add_argument("--train", action="store_true",
-                       help="learner decisions per second of the JAX and SB3 trainers (shipped configs, same games)")
-    bench.add_argument("--train-iterations", type=int, default=10,
-                       help="--train: iterations (SB3: updates) timed per repeat, after compilation")
-    bench.add_argument("--train-repeats", type=int, default=3, help="--train: repeats of the three timings (median reported)")
-    bench.add_argument("--envs", action="store_true",
-                       help="learner steps per second of the SB3 VecEnv (64, 256 games) beside the AEC env loop")
-    bench.add_argument("--startup", action="store_true",
-                       help="seconds from import to the AEC env's first reset and step, in fresh processes, cold and warm")
     bench.add_argument("--seed", type=int, default=0)
     bench.add_argument("--json", action="store_true")
     bench.set_defaults(func=cmd_bench)

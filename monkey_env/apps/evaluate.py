@@ -24,8 +24,7 @@ from monkey_env.agents.registry import make_agent, split_agent_names
 from monkey_env.apps.balance.stats import mean_ci, wilson
 from monkey_env.apps.results_table import GameResults, TimedAgent, play_games, shared_win_rule
 from monkey_env.core.options import jax_plays
-from monkey_env.games import DEFAULT_GAME, game_spec
-from monkey_env.monkey_palace.options import GameOptions
+from monkey_env.games import DEFAULT_GAME, game_spec, spec_for_options
 
 
 def seat_agents(names: list[str], players: int, rotation: int) -> list[str]:
@@ -39,14 +38,13 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
 
     game_options: another game's options object (its own model, monkey_env.games); players, map
     and options are then read from it (its seed is replaced by `seed`)."""
-    game = DEFAULT_GAME
-    if game_options is not None:
-        from monkey_env.apps.any_game import players_of, with_seed
-        from monkey_env.games import spec_for_options
+    from monkey_env.apps.any_game import new_options, players_of, with_seed
 
-        game = spec_for_options(game_options).name
-        game_options = with_seed(game_options, seed)
-        players, map = players_of(game_options), getattr(game_options, "map", "-")
+    if game_options is None:
+        game_options = new_options(DEFAULT_GAME, players=players, map=map, seed=seed, **(options or {}))
+    game = spec_for_options(game_options).name
+    game_options = with_seed(game_options, seed)
+    players, map = players_of(game_options), getattr(game_options, "map", "-")
     if not 1 <= len(names) <= players:
         raise ValueError(f"--agents needs 1 to {players} names for {players} players, got {len(names)}")
     if len(set(names)) != len(names):
@@ -59,8 +57,6 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
             agents[n] = make_agent(n, seed + i, game=game)
     agents = {n: TimedAgent(a) for n, a in agents.items()}   # seconds per decision, for the report
     rotations = len(names)
-    if game_options is None:
-        game_options = GameOptions(players=players, map=str(map), seed=seed, **(options or {}))
     batched = (all(hasattr(a, "act_batch") for a in agents.values()) and game_spec(game).has("jax_engine")
                and jax_plays(game_options))
     from tqdm import tqdm
@@ -121,7 +117,7 @@ def _report(parts, names, players, map, games, seed, agents, batched, game) -> d
 
 
 def format_table(report: dict) -> str:
-    where = f"map {report['map']}" if report.get("game", DEFAULT_GAME) == DEFAULT_GAME else game_spec(report["game"]).title
+    where = f"map {report['map']}" if report.get("map", "-") != "-" else game_spec(report["game"]).title
     score = "mean " + report.get("score_name", "Banana Points")
     lines = [f"{report['games']} games, {report['players']} players, {where}, seats rotated "
              f"({report['engine']} engine)",
@@ -134,13 +130,12 @@ def format_table(report: dict) -> str:
     timing = ", ".join(f"{n} {t:.4f}" for n, t in report["seconds_per_decision"].items() if t is not None)
     if timing:
         lines.append(f"seconds per decision: {timing}")
-    if report.get("game", DEFAULT_GAME) == DEFAULT_GAME:
-        lines.append(f"win: {report['shared_win']}")
+    lines.append(f"win: {report['shared_win']}")
     return "\n".join(lines)
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from monkey_env.apps.cli import chosen_game, game_options, rule_options, say_compiling, with_provenance
+    from monkey_env.apps.cli import chosen_game, game_options, say_compiling, with_provenance
     from monkey_env.apps.cli_edges import STOPPED, check_agents, stopped
 
     started = time.perf_counter()
@@ -151,17 +146,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     options = game_options(args)   # validates --players, --map and --seed with the rest
     check_agents("--agents", names, spec.name)
     try:
-        if spec.name != DEFAULT_GAME:
-            if spec.has("jax_engine") and jax_plays(options) and all(
-                    hasattr(make_agent(n, 0, game=spec.name), "act_batch") for n in names):
-                say_compiling(args.quiet or args.json)
-            report = evaluate(names, games=args.games, seed=options.seed, batch=args.batch, progress=not args.quiet,
-                              game_options=options)
-        else:
-            if all(hasattr(make_agent(n, 0), "act_batch") for n in names) and jax_plays(options):
-                say_compiling(args.quiet or args.json)
-            report = evaluate(names, args.players, args.map, args.games, args.seed, args.batch, rule_options(args),
-                              progress=not args.quiet)
+        if spec.has("jax_engine") and jax_plays(options) and all(
+                hasattr(make_agent(n, 0, game=spec.name), "act_batch") for n in names):
+            say_compiling(args.quiet or args.json)
+        report = evaluate(names, games=args.games, seed=options.seed, batch=args.batch, progress=not args.quiet,
+                          game_options=options)
     except Stopped as e:            # as tournament: the finished games kept (reported), one line, exit 130
         if e.report is not None:
             print(json.dumps({**e.report, "stopped": True}) if args.json else format_table(e.report))

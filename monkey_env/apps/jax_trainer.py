@@ -32,7 +32,8 @@ batched form then runs on those n rows only: Forbidden City's greedy is costly).
 network and its inputs, the batched greedy opponent, the score whose change is the reward, the
 places, the settings trained on) comes from its :class:`~monkey_env.agents.ppo_games.PolicyGame`
 (agents/ppo_games.py): Monkey Palace, The Shadow Theater, Forbidden City. The network's config
-is the game's (``NETWORK_CONFIGS``), its ``games.options`` the game's own options model.
+is the game's (its ``network`` part, monkey_env.games: ``network_config(game)``), its
+``games.options`` the game's own options model.
 """
 
 from __future__ import annotations
@@ -47,45 +48,19 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from monkey_env.agents.palace_network import masked_entropy, masked_log_softmax, masked_logits
 from monkey_env.agents.ppo_games import PolicyGame, policy_game
 from monkey_env.agents.random_agent import random_legal_actions
-from monkey_env.monkey_palace.options import GameOptions
+from monkey_env.games import DEFAULT_GAME, game_spec
 
 OPPONENT_KINDS = ("self", "snapshot", "greedy", "random")
 SELF, SNAPSHOT, GREEDY, RANDOM = range(4)
 
 
 # ============================================================== the config
-class NetworkConfig(BaseModel):
-    """Monkey Palace's network sizes (agents/palace_network.py)."""
-    model_config = ConfigDict(extra="forbid")
-    width: int = Field(32, ge=1, description="channels of the 8×8 token grid")
-    hidden: int = Field(128, ge=1, description="global features")
-    stud_features: int = Field(16, ge=1, description="features of each stud")
-
-
-class FlatNetworkConfig(BaseModel):
-    """The Shadow Theater's MLP (agents/game_networks.py FlatNet)."""
-    model_config = ConfigDict(extra="forbid")
-    hidden: int = Field(128, ge=1, description="units of each hidden layer")
-    greedy_inputs: int = Field(1, ge=0, le=1, description="1: greedy's one-turn values are per-action inputs")
-
-
-class CityNetworkConfig(BaseModel):
-    """Forbidden City's convolutional net (agents/game_networks.py CityNet)."""
-    model_config = ConfigDict(extra="forbid")
-    width: int = Field(32, ge=1, description="channels of the convolutional trunk")
-    hidden: int = Field(128, ge=1, description="global features (value, set aside)")
-    blocks: int = Field(2, ge=0, description="residual 3×3 convolutions after the first")
-    greedy_inputs: int = Field(0, ge=0, le=1, description="1: greedy's one-turn values are per-action inputs (costly)")
-    majority_inputs: int = Field(0, ge=0, le=1, description=(
-        "1: each placement's majority potential (agents/forbidden_city_majority.py) is a per-action input"))
-    majority_prior: float = Field(0.0, description="the potential's logit weight before training (learned after)")
-    majority_gain: int = Field(1, ge=1, description=(
-        "the potential's weight is learned in units of 1/gain: Adam moves it by about the learning rate a step "
-        "whatever its scale, so a gain of 10 learns it 10 times faster"))
-
-
-NETWORK_CONFIGS = {"monkey_palace": NetworkConfig, "shadow_theater": FlatNetworkConfig,
-                   "forbidden_city": CityNetworkConfig}
+def network_config(game: str) -> type[BaseModel]:
+    """The model of a game's ``network:`` (its ``network`` part); a game without one has no JAX PPO."""
+    spec = game_spec(game)
+    if not spec.has("network"):
+        raise ValueError(f"game: {game!r} has no JAX PPO (no network part)")
+    return spec.load("network")
 
 
 class PPOConfig(BaseModel):
@@ -126,11 +101,11 @@ class LeagueConfig(BaseModel):
 
 
 class TrainGames(BaseModel):
-    """Which games are trained on: each new game draws a player count (and for Monkey Palace a map)."""
+    """Which games are trained on: each new game draws a player count (and a map, where the game has maps)."""
     model_config = ConfigDict(extra="forbid")
     players: list[int] = Field([2], min_length=1)
-    maps: list[str] = Field(["1"], min_length=1, description="Monkey Palace's maps (the other games have none)")
-    options: Any = Field(default_factory=GameOptions,
+    maps: list[str] = Field(["1"], min_length=1, description="the game's maps, where its options have a map")
+    options: Any = Field(default_factory=lambda: game_spec(DEFAULT_GAME).load("options")(),
                          description="the game's other options (its own options model: expansions, rule readings, config_dir)")
 
     @field_validator("players")
@@ -164,15 +139,15 @@ class JaxTrainConfig(BaseModel):
     """One run of the JAX trainer. Every field has a default; a config file overrides some."""
     model_config = ConfigDict(extra="forbid")
     trainer: Literal["jax"] = "jax"
-    game: Literal["monkey_palace", "shadow_theater", "forbidden_city"] = Field(
-        "monkey_palace", description="the game trained (agents/ppo_games.py: its network, inputs and opponents)")
+    game: str = Field(DEFAULT_GAME, description="the game trained, one with a network part (agents/ppo_games.py: "
+                                                 "its network, inputs and opponents)")
     name: str = Field("ppo_jax", pattern=r"^[A-Za-z0-9_.-]+$")
     seed: int = Field(0, ge=0)
     budget_minutes: float = Field(60.0, gt=0, description="wall time of the whole run, evaluations included")
     total_decisions: int = Field(50_000_000, ge=1, description="learner decisions, at most")
     games: TrainGames = Field(default_factory=TrainGames)
     ppo: PPOConfig = Field(default_factory=PPOConfig)
-    network: NetworkConfig | FlatNetworkConfig | CityNetworkConfig = Field(default_factory=NetworkConfig)
+    network: Any = Field(None, description="the game's network sizes (its network part's model; default: its defaults)")
     league: LeagueConfig = Field(default_factory=LeagueConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
     checkpoint_every: int = Field(50, ge=1, description="iterations between two resumable checkpoints")
@@ -185,15 +160,15 @@ class JaxTrainConfig(BaseModel):
         if not isinstance(raw, dict):
             return raw
         raw = dict(raw)
-        game = raw.get("game", "monkey_palace")
-        if game not in NETWORK_CONFIGS:
-            return raw                                    # the Literal names the known games
-        network = raw.get("network", {})
-        if isinstance(network, dict):
-            raw["network"] = NETWORK_CONFIGS[game].model_validate(network)
+        game = raw.get("game", DEFAULT_GAME)
+        if not isinstance(game, str):
+            return raw                                    # the field's own check says what is wrong
+        model = network_config(game)                      # an unknown game, or one without a JAX PPO, raises
+        network = raw.get("network")
+        if network is None or isinstance(network, dict):
+            raw["network"] = model.model_validate(network or {})
         games = raw.get("games", {})
         if isinstance(games, dict):
-            from monkey_env.games import game_spec
             options_model = game_spec(game).load("options")
             games = dict(games)
             options = games.get("options", {})
@@ -206,10 +181,21 @@ class JaxTrainConfig(BaseModel):
         n = self.ppo.num_envs * self.ppo.num_steps
         if n % self.ppo.num_minibatches:
             raise ValueError(f"num_envs × num_steps ({n}) must divide into num_minibatches ({self.ppo.num_minibatches})")
-        if not isinstance(self.network, NETWORK_CONFIGS[self.game]):
+        if not isinstance(self.network, network_config(self.game)):
             raise ValueError(f"network: {type(self.network).__name__} is not {self.game}'s network")
-        if self.game == "shadow_theater" and (set(self.games.players) != {2} or self.eval.players != 2):
-            raise ValueError("players: The Shadow Theater is a game for 2 players")
+        model = game_spec(self.game).load("options")
+        if "players" in model.model_fields:              # the counts the game's options allow
+            def allowed(p: int) -> bool:
+                try:
+                    model(players=p)
+                except ValueError:
+                    return False
+                return True
+            wrong = sorted(p for p in set(self.games.players) | {self.eval.players} if not allowed(p))
+            if wrong:
+                counts = " or ".join(str(p) for p in (2, 3, 4) if allowed(p))
+                raise ValueError(f"players: {game_spec(self.game).title} is a game for {counts} players, "
+                                 f"not {', '.join(map(str, wrong))}")
         slots = self.league.greedy_slots
         if slots is not None and slots >= self.ppo.num_envs:
             raise ValueError(f"league.greedy_slots ({slots}) must be below ppo.num_envs ({self.ppo.num_envs})")

@@ -1,17 +1,19 @@
-"""One way to play many games, and one table of what they gave.
+"""One way to play many games of any registered game, and one table of what they gave.
 
-    results = play_games([make_agent("greedy"), make_agent("random")], GameOptions(players=2), seeds=range(1000))
+    results = play_games([make_agent("greedy"), make_agent("random")], options, seeds=range(1000))
     results.win_shares.sum(0) / results.n          # each seat's win rate
 
-:func:`play_games` plays the games on the batched JAX engine (``batch_play.play_batch``) when every
-agent offers ``act_batch``, and on the reference engine (``simulate.play_game``) otherwise, and
-returns a :class:`GameResults`: numpy columns, one row per game (``to_frame()`` gives a pandas
-DataFrame). ``simulate``, ``evaluate``, the arena and the balance lab play through it.
+:func:`play_games` plays the games on the game's batched JAX engine when every agent offers
+``act_batch``, and on its reference engine otherwise, and returns a :class:`GameResults`: numpy
+columns, one row per game (``to_frame()`` gives a pandas DataFrame). ``simulate``, ``evaluate``,
+the arena and the balance lab play through it. A game with a ``play_games`` part (monkey_env.games)
+plays its games there (Monkey Palace: with the cards, colours and trophies its balance lab reads);
+every other game through its protocol (monkey_env.apps.any_game).
 
-Who won is the rulebook's, one definition for every command (monkey_env.core.outcome): a seat's
-place is 1 + the seats with more Banana Points, or with as many and the Monkey trophy; the
-winners are the seats in place 1, and a win shared by k seats (a tie the Monkey does not settle)
-counts 1/k to each of them (:data:`SHARED_WIN`). Win rates are sums of ``win_shares``.
+Who won is the game's rule, one definition for every command (monkey_env.core.outcome): a seat's
+place is 1 + the seats that beat it (more points, or as many and the game's tie-break); the
+winners are the seats in place 1, and a win shared by k seats counts 1/k to each of them
+(:func:`shared_win_rule`). Win rates are sums of ``win_shares``.
 
 The two engines deal differently from the same seed (numpy vs ``jax.random``), so the engine is
 a column of the table.
@@ -26,23 +28,16 @@ from dataclasses import dataclass
 import numpy as np
 from pydantic import BaseModel
 
-from monkey_env.apps.batch_play import END_KIND_NAMES, BatchResult
 from monkey_env.core.options import jax_plays
-from monkey_env.core.outcome import batch_places
-from monkey_env.core.outcome import win_shares as _win_shares
-from monkey_env.monkey_palace.options import GameOptions
-
-SHARED_WIN = ("the winner has the most Banana Points, a tie going to the Monkey trophy's holder; "
-              "a win still shared by k seats counts 1/k to each")
+from monkey_env.games import DEFAULT_GAME, game_spec, spec_for_options
 
 
-def shared_win_rule(game: str = "monkey_palace") -> str:
-    """How a game's reports count wins (SHARED_WIN is Monkey Palace's)."""
-    from monkey_env.games import game_spec
+def shared_win_rule(game: str = DEFAULT_GAME) -> str:
+    """How a game's reports count wins: its win rule, and shared wins."""
     return f"{game_spec(game).win_rule}; a win still shared by k seats counts 1/k to each"
 
 
-RULE_FIELDS = ("butterfly", "frog", "monkey_move", "butterfly_rule", "end_trigger")
+SHARED_WIN = shared_win_rule()    # the default game's
 
 
 def shares_from_places(places: np.ndarray) -> np.ndarray:
@@ -51,7 +46,7 @@ def shares_from_places(places: np.ndarray) -> np.ndarray:
     return first / np.maximum(first.sum(1, keepdims=True), 1)
 
 
-def options_hash(options: GameOptions, data_fingerprint: str = "") -> str:
+def options_hash(options, data_fingerprint: str = "") -> str:
     """A short hash of what decides the games' rules (not the seed): comparable games share it."""
     from monkey_env.apps.arena.versions import config_hash
 
@@ -75,8 +70,9 @@ class GameResults:
     decisions: np.ndarray       # (G,)
     duration: np.ndarray        # (G,) seconds of play (a JAX batch's time shared by its games)
     monkey_holder: np.ndarray   # (G,) seat holding the Monkey trophy at the end (the tie-break), -1 none
-    batch: BatchResult | None = None   # the JAX engine's details (cards, colours, trophies), when played there
-    stats: dict | None = None   # another game's own per-game figures, name -> (G, ...) (apps.any_game)
+    batch: object | None = None  # a game's own details of JAX games, by its play_games part (Monkey Palace's
+    #                               BatchResult: cards, colours, trophies); with take(rows) and concat(parts)
+    stats: dict | None = None   # a game's own per-game figures, name -> (G, ...) (apps.any_game)
 
     COLUMNS = ("seed", "options_hash", "engine", "agents", "scores", "places", "win_shares", "rounds",
                "end_trigger", "decisions", "duration", "monkey_holder")
@@ -106,7 +102,7 @@ class GameResults:
         batches = [p.batch for p in parts]
         stats = [p.stats for p in parts]
         return cls(**{c: np.concatenate([getattr(p, c) for p in parts]) for c in cls.COLUMNS},
-                   batch=None if any(b is None for b in batches) else BatchResult.concat(batches),
+                   batch=None if any(b is None for b in batches) else type(batches[0]).concat(batches),
                    stats=None if any(s is None for s in stats) else
                    {k: np.concatenate([s[k] for s in stats]) for k in stats[0]})
 
@@ -197,7 +193,7 @@ def agent_names(agents: Sequence) -> list[str]:
     return [str(getattr(a, "name", None) or type(a).__name__) for a in agents]
 
 
-def play_games(agents: Sequence | Callable[[int, int], Sequence], options: GameOptions | dict, seeds, *,
+def play_games(agents: Sequence | Callable[[int, int], Sequence], options, seeds, *,
                names: Sequence[str] | None = None,
                engine: str = "auto", batch: int = 256, pad: bool | None = None, agent_key: int | Callable = 0,
                share_agents: bool = False, max_decisions: int = 2000, jax_game=None, data=None,
@@ -205,122 +201,39 @@ def play_games(agents: Sequence | Callable[[int, int], Sequence], options: GameO
     """Play one game per seed (seat s played by agents[s]) and return the table of results.
 
     agents: the agent of each seat, or (reference engine only) a function ``(game number, seed) ->
-    agents`` that builds fresh, seeded agents for each game. options: a GameOptions (its seed is
-    replaced by each game's) or its fields. engine: "jax", "reference" or "auto" (JAX when every
-    agent has ``act_batch``). JAX games run in batches of ``batch``; with ``pad`` (default: when
+    agents`` that builds fresh, seeded agents for each game. options: any registered game's options
+    object (its seed is replaced by each game's), or a dict of the default game's fields. engine:
+    "jax", "reference" or "auto" (JAX when every agent has ``act_batch`` and the game a JAX engine
+    that plays these options). JAX games run in batches of ``batch``; with ``pad`` (default: when
     there is more than one batch) every batch is filled to that size with its last seed, so one
     compiled shape serves them all, and the extra games are dropped. agent_key: the batch agents'
     PRNG key, an int or a function of a batch's seeds. on_game(game, summary): called after each
     reference game (save it, print it). progress(k): called with the number of games just played.
-
-    options of another registered game (its own options model) play that game through its parts
-    (monkey_env.apps.any_game); dicts are Monkey Palace's fields."""
-    if isinstance(options, BaseModel) and not isinstance(options, GameOptions):
-        return _play_any_game(agents, options, seeds, names, engine, batch, pad, agent_key, max_decisions,
-                              jax_game, on_game, progress)
-    if not isinstance(options, GameOptions):
-        options = GameOptions(**dict(options))
+    share_agents, data (the game data object) and max_decisions go to a game's own ``play_games``
+    part; the protocol's pipeline allows at least 5000 decisions."""
+    if not isinstance(options, BaseModel):
+        options = game_spec(DEFAULT_GAME).load("options")(**dict(options))
+    spec = spec_for_options(options)
     seeds = np.asarray(list(seeds), np.int64)
     if len(seeds) == 0:
         raise ValueError("no games to play (no seeds)")
     if engine == "auto":
         batchable = not callable(agents) and all(hasattr(a, "act_batch") for a in agents)
-        engine = "jax" if batchable and jax_plays(options) else "reference"
-    if engine == "jax":
-        if callable(agents):
-            raise ValueError("the JAX engine plays one agent object per seat, not an agent factory")
-        return _play_jax(list(agents), options, seeds, names, batch, pad, agent_key, share_agents, max_decisions,
-                         jax_game, progress)
-    if engine == "reference":
-        return _play_reference(agents, options, seeds, names, data, on_game, progress)
-    raise ValueError(f"unknown engine {engine!r}: jax, reference or auto")
-
-
-def _play_any_game(agents, options, seeds, names, engine, batch, pad, agent_key, max_decisions, jax_game,
-                   on_game, progress) -> GameResults:
+        engine = "jax" if batchable and spec.has("jax_engine") and jax_plays(options) else "reference"
+    if engine not in ("jax", "reference"):
+        raise ValueError(f"unknown engine {engine!r}: jax, reference or auto")
+    if engine == "jax" and callable(agents):
+        raise ValueError("the JAX engine plays one agent object per seat, not an agent factory")
+    if spec.has("play_games"):
+        return spec.load("play_games")(engine, agents, options, seeds, names=names, batch=batch, pad=pad,
+                                       agent_key=agent_key, share_agents=share_agents, max_decisions=max_decisions,
+                                       jax_game=jax_game, data=data, on_game=on_game, progress=progress)
     from monkey_env.apps import any_game
-    from monkey_env.games import spec_for_options
 
-    seeds = np.asarray(list(seeds), np.int64)
-    if len(seeds) == 0:
-        raise ValueError("no games to play (no seeds)")
-    if engine == "auto":
-        batchable = not callable(agents) and all(hasattr(a, "act_batch") for a in agents)
-        engine = "jax" if batchable and spec_for_options(options).has("jax_engine") and jax_plays(options) else "reference"
     if engine == "jax":
-        if callable(agents):
-            raise ValueError("the JAX engine plays one agent object per seat, not an agent factory")
         return any_game.play_jax(list(agents), options, seeds, names, batch, pad, agent_key,
                                  max(max_decisions, 5000), jax_game, progress)
-    if engine == "reference":
-        return any_game.play_reference(agents, options, seeds, names, on_game, progress)
-    raise ValueError(f"unknown engine {engine!r}: jax, reference or auto")
-
-
-def _play_jax(agents, options, seeds, names, batch, pad, agent_key, share_agents, max_decisions, jg,
-              progress) -> GameResults:
-    from monkey_env.apps.batch_play import play_batch
-
-    if jg is None:
-        from monkey_env.monkey_palace.jaxgame.env import jax_game_for
-        jg = jax_game_for(options)
-    names = list(names) if names is not None else agent_names(agents)
-    rules = {k: getattr(options, k) for k in RULE_FIELDS}
-    pad = len(seeds) > batch if pad is None else pad
-    h = options_hash(options, jg.data.fingerprint_without_map)
-    parts = []
-    for start in range(0, len(seeds), batch):
-        chunk = seeds[start:start + batch]
-        padded = np.concatenate([chunk, np.full(batch - len(chunk), chunk[-1])]) if pad else chunk
-        key = agent_key(chunk) if callable(agent_key) else int(agent_key)
-        r = play_batch(jg, agents, players=options.players, map=options.map, seeds=padded, options=rules,
-                       agent_key=int(key), max_decisions=max_decisions, share_agents=share_agents)
-        parts.append(r.take(slice(0, len(chunk))) if len(padded) > len(chunk) else r)
-        if progress:
-            progress(len(chunk))
-    r = BatchResult.concat(parts) if len(parts) > 1 else parts[0]
-    g = len(r.seeds)
-    end = np.asarray(["illegal action" if r.illegal[i] else END_KIND_NAMES[r.end_kind[i]] if r.end_kind[i] >= 0
-                      else "" for i in range(g)], dtype=object)
-    places = r.ranks().astype(np.int64)
-    per_game = np.concatenate([np.full(len(p.seeds), p.seconds / max(len(p.seeds), 1)) for p in parts])
-    return GameResults(seed=r.seeds.astype(np.int64), options_hash=np.full(g, h, dtype=object),
-                       engine=np.full(g, "jax", dtype=object), agents=np.asarray([names] * g, dtype=object),
-                       scores=r.scores.astype(np.int64), places=places, win_shares=shares_from_places(places),
-                       rounds=r.rounds.astype(np.int64), end_trigger=end, decisions=r.decisions.astype(np.int64),
-                       duration=per_game, monkey_holder=(np.full(g, -1) if r.holders is None
-                                                         else np.asarray(r.holders)[:, 0]).astype(np.int64),
-                       batch=r)
-
-
-def _play_reference(agents, options, seeds, names, data, on_game, progress) -> GameResults:
-    from monkey_env.apps.simulate import play_game
-
-    data = data or options.game_data()
-    h = options_hash(options, data.fingerprint_without_map)
-    rows = []
-    for i, seed in enumerate(seeds):
-        seated = list(agents(i, int(seed)) if callable(agents) else agents)
-        t0 = time.perf_counter()
-        game, summary = play_game(options.with_seed(int(seed)), seated, data)
-        duration = time.perf_counter() - t0
-        rows.append((list(names) if names is not None else agent_names(seated), summary, duration))
-        if on_game:
-            on_game(game, summary)
-        if progress:
-            progress(1)
-    g = len(rows)
-    scores = np.asarray([s["scores"] for _, s, _ in rows], np.int64)
-    monkey = np.asarray([s["monkey_holder"] for _, s, _ in rows], np.int64)
-    places = batch_places(scores, np.full(g, scores.shape[1]), monkey).astype(np.int64)
-    return GameResults(seed=seeds.copy(), options_hash=np.full(g, h, dtype=object),
-                       engine=np.full(g, "reference", dtype=object),
-                       agents=np.asarray([n for n, _, _ in rows], dtype=object), scores=scores, places=places,
-                       win_shares=np.asarray([_win_shares(s["scores"], s["monkey_holder"]) for _, s, _ in rows]),
-                       rounds=np.asarray([s["rounds"] for _, s, _ in rows], np.int64),
-                       end_trigger=np.asarray([s["end_trigger"] for _, s, _ in rows], dtype=object),
-                       decisions=np.asarray([s["decisions"] for _, s, _ in rows], np.int64),
-                       duration=np.asarray([d for _, _, d in rows], float), monkey_holder=monkey)
+    return any_game.play_reference(agents, options, seeds, names, on_game, progress)
 
 
 __all__ = ["GameResults", "SHARED_WIN", "shared_win_rule", "TimedAgent", "play_games", "shares_from_places", "options_hash"]

@@ -17,10 +17,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from monkey_env.games import game_names, game_spec
+from monkey_env.games import DEFAULT_GAME, game_names, game_spec
 
-MONKEY_PALACE = "monkey_palace"
 FINGERPRINT_KEYS = ("data_fingerprint", "data", "fingerprint")   # each game's name of its game data's hash
+# What a record (``Game.record()``) holds, in every game: a file with actions and nothing else is a
+# record; a save holds its position beside them (its decisions as "history", or its record whole).
+RECORD_KEYS = frozenset({"version", "game", "options", "deal", "actions", *FINGERPRINT_KEYS})
 
 
 class SaveError(ValueError):
@@ -68,10 +70,10 @@ def open_doc(doc, where: str = "the file") -> Opened:
     human = opponents = None
     if isinstance(doc.get("state"), dict) and isinstance(doc.get("game"), str):      # play's save
         name, inner, human, opponents = doc["game"], doc["state"], doc.get("human"), doc.get("opponents")
-    elif "monkey_palace_play" in doc:                                                # the first Monkey Palace ones
-        name, inner, human, opponents = MONKEY_PALACE, doc.get("game"), doc.get("human"), doc.get("opponents")
+    elif f"{DEFAULT_GAME}_play" in doc:                                               # the first game's first ones
+        name, inner, human, opponents = DEFAULT_GAME, doc.get("game"), doc.get("human"), doc.get("opponents")
     elif isinstance(doc.get("record"), dict) and isinstance(doc.get("seats"), list):  # the browser's games folder
-        name, inner = doc.get("game", MONKEY_PALACE), doc["record"]
+        name, inner = doc.get("game", DEFAULT_GAME), doc["record"]
         seats = [s for s in doc["seats"] if isinstance(s, dict)]
         humans = [i for i, s in enumerate(seats) if s.get("kind") == "human"]
         bots = [s.get("agent") for s in seats if s.get("kind") == "bot"]
@@ -79,8 +81,8 @@ def open_doc(doc, where: str = "the file") -> Opened:
             human, opponents = humans[0], bots
     elif isinstance(doc.get("game"), str):                                           # an engine save or record
         name, inner = doc["game"], doc
-    elif "actions" in doc or "history" in doc or "data_fingerprint" in doc:          # Monkey Palace's carry no name
-        name, inner = MONKEY_PALACE, doc
+    elif "actions" in doc or "history" in doc or "data_fingerprint" in doc:          # the first game's carry no name
+        name, inner = DEFAULT_GAME, doc
     else:
         raise SaveError(f"{where}: neither a game record (no 'actions') nor a saved game (no 'history') "
                         f"of {_titles()}")
@@ -91,10 +93,7 @@ def open_doc(doc, where: str = "the file") -> Opened:
     if human is not None or opponents is not None:
         if type(human) is not int or not isinstance(opponents, list) or not all(isinstance(n, str) for n in opponents):
             raise SaveError(f"{where}: not a saved terminal game (its human seat and opponents are malformed)")
-    if name == "forbidden_city":          # its saves are records with the position beside them
-        kind = "save" if "cells" in inner else "record"
-    else:
-        kind = "record" if "actions" in inner and "history" not in inner else "save"
+    kind = "record" if "actions" in inner and set(inner) <= RECORD_KEYS else "save"
     return Opened(game_spec(name), kind, inner, where, human, opponents)
 
 
@@ -104,13 +103,12 @@ def open_file(path: str | Path) -> Opened:
 
 def record_of(opened: Opened) -> dict:
     """The record (options, deal, actions) of a save or record: what a replay needs."""
-    d, name = opened.doc, opened.spec.name
-    if opened.kind == "record" or name == "forbidden_city":   # a Forbidden City save is its record and position
+    d = opened.doc
+    if opened.kind == "record" or ("actions" in d and "history" not in d):   # a save holding its record whole
         return d
     if "history" not in d:
         raise SaveError(f"{opened.where}: the save is malformed: history: missing (the decisions that led to it)")
-    keep = ("version", "data_fingerprint", "options", "deal") if name == MONKEY_PALACE else ("game", "options", "data", "deal")
-    return {**{k: d[k] for k in keep if k in d}, "actions": d["history"]}
+    return {**{k: d[k] for k in RECORD_KEYS - {"actions"} if k in d}, "actions": d["history"]}
 
 
 def _with_config_dir(d: dict, config_dir: str | None) -> dict:
@@ -126,8 +124,8 @@ def load_game(opened: Opened, config_dir: str | None = None):
     doc = _with_config_dir(opened.doc, config_dir)
     stored = None
     try:
-        if opened.kind == "save" and opened.spec.name == MONKEY_PALACE:
-            stored = Game.from_dict(doc).to_dict()      # the save format's schema and game data first
+        if opened.kind == "save" and opened.spec.has("checked_save"):
+            stored = opened.spec.load("checked_save")(doc)   # the save format's schema and game data first
         record = record_of(Opened(opened.spec, opened.kind, doc, opened.where))
         game = Game.replay(record)
     except SaveError:

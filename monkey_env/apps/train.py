@@ -5,10 +5,11 @@ on the JAX engine, monkey_env/apps/jax_trainer.py and training_run.py, for the g
 names) or ``sb3`` (this module:
 Stable-Baselines3's MaskablePPO over the batched VecEnv, the design card's library).
 
-**The SB3 trainer.** The learner plays one seat of ``num_envs`` batched JAX games
-(:class:`monkey_env.monkey_palace.envs.vec_env.MonkeyPalaceVecEnv`)
-against opponents drawn per episode: random, greedy and frozen snapshots of itself ("self",
-refreshed every ``snapshot_every_steps``). Every ``eval_every_steps`` the current policy
+**The SB3 trainer.** It trains the default game (monkey_env.games.DEFAULT_GAME: the config's
+``game:`` is that game's options, its policy's feature extractor agents/ppo.py's). The learner
+plays one seat of ``num_envs`` batched JAX games (the game's ``vec_env`` part) against opponents
+drawn per episode: random, greedy and frozen snapshots of itself ("self", refreshed every
+``snapshot_every_steps``). Every ``eval_every_steps`` the current policy
 plays ``eval_games`` games against random and against greedy (seats alternated, greedy
 decisions), and the win rates go to the learning curve (``curve.csv``), TensorBoard and the
 terminal; a checkpoint is saved each time. Training stops at ``total_timesteps`` or after
@@ -32,7 +33,9 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from monkey_env.core.config_loading import ConfigError
-from monkey_env.monkey_palace.options import GameOptions
+from monkey_env.games import DEFAULT_GAME, game_spec, spec_for_options
+
+GameOptions = game_spec(DEFAULT_GAME).load("options")   # the SB3 trainer's game: the default one
 
 
 class PPOSettings(BaseModel):
@@ -146,9 +149,8 @@ def win_rates(model, opponents: list[str], cfg: TrainConfig, seed: int) -> dict[
     me = PPOAgent(model=model, deterministic=True)
     out = {}
     for opp in opponents:
-        report = evaluate(["ppo", opp], cfg.game.players, cfg.game.map, cfg.eval_games, seed,
-                          batch=max(2, cfg.eval_games // 2), options=cfg.game.shared_by_games(), agents={"ppo": me},
-                          progress=False)
+        report = evaluate(["ppo", opp], games=cfg.eval_games, seed=seed, batch=max(2, cfg.eval_games // 2),
+                          agents={"ppo": me}, progress=False, game_options=cfg.game)
         out[opp] = report["win_rate"]["ppo"]
     return out
 
@@ -161,7 +163,6 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
 
     from monkey_env.agents.ppo import policy_kwargs
     from monkey_env.agents.registry import make_agent
-    from monkey_env.monkey_palace.envs.vec_env import MonkeyPalaceVecEnv
 
     # The budget is this command's wall time from here: building the env (compiling the engine),
     # learning and evaluations all count (training_run.py does the same for the JAX trainer).
@@ -180,7 +181,8 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
     # The snapshot needs a model; build the env with a placeholder and plug the snapshot in after.
     opponents = [make_agent(n, cfg.seed + i) if n != "self" else None for i, n in enumerate(names)]
     placeholder = [o if o is not None else make_agent("random", 0) for o in opponents]
-    venv = MonkeyPalaceVecEnv(cfg.num_envs, opponents=placeholder, opponent_weights=weights, seed=cfg.seed, options=cfg.game)
+    VecEnv = spec_for_options(cfg.game).load("vec_env")
+    venv = VecEnv(cfg.num_envs, opponents=placeholder, opponent_weights=weights, seed=cfg.seed, options=cfg.game)
     model = MaskablePPO("MultiInputPolicy", VecMonitor(venv), seed=cfg.seed, verbose=0, device="cpu",
                         tensorboard_log=str(run_dir / "tensorboard"), policy_kwargs=policy_kwargs(
                             cfg.network.cnn_channels, cfg.network.vector_features, cfg.network.features_dim,
@@ -283,8 +285,8 @@ def cmd_train(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     jax_trainer = cfg.trainer == "jax"
     asked = getattr(args, "game", None)
-    trained = cfg.game if jax_trainer else "monkey_palace"
-    if asked not in (None, "monkey_palace", trained):   # --game's default is monkey_palace: only a contradiction is refused
+    trained = cfg.game if jax_trainer else spec_for_options(cfg.game).name
+    if asked not in (None, DEFAULT_GAME, trained):   # --game's default is the default game: only a contradiction is refused
         raise ConfigError(f"--game {asked}: {args.config} trains {trained} (the config's game: field decides)")
     steps_field = "total_decisions" if jax_trainer else "total_timesteps"
     overrides = {k: v for k, v in (("budget_minutes", args.minutes), (steps_field, args.steps),

@@ -7,7 +7,7 @@ and what it holds (``11``: two advisors of seat 1, one digit each; ``D``: a drag
 go by seat number, not colour, so that no letter means two things (P was closed pink and
 purple).
 
-For play (apps/play_any.py): ``group_choices`` lists each distinct placement once (turns of a
+For play (apps/play.py): ``group_choices`` lists each distinct placement once (turns of a
 symmetric tile that lay the same face on the same cell are one choice) and ``parse_answer``
 reads "x y rotation".
 """

@@ -3,17 +3,17 @@ a database row. This is the code every worker runs, local or on Ray.
 
 Two engines:
 
-- ``jax``: the whole chunk is one batch of :func:`monkey_env.apps.batch_play.play_batch`; every agent
-  must offer ``act_batch``. The batch's agent key comes from the tournament seed and the chunk,
+- ``jax``: the whole chunk is one batch of the game's JAX engine; every agent must offer
+  ``act_batch``. The batch's agent key comes from the tournament seed and the chunk,
   so the same chunk always plays the same games.
-- ``reference``: game by game on :class:`monkey_env.monkey_palace.engine.Game`; each seat's agent is built
+- ``reference``: game by game on the game's reference engine; each seat's agent is built
   afresh for each game with a seed drawn from (tournament seed, game index, seat).
 
 The two engines deal differently from the same seed (numpy vs ``jax.random``), so the engine
 is part of each row and of the tournament's identity. Both play through
-:func:`monkey_env.apps.results_table.play_games`; a row's ``ranks`` are the rulebook's places
-(monkey_env.core.outcome: on equal points the Monkey trophy's holder ranks first; seats still
-tied share the better place).
+:func:`monkey_env.apps.results_table.play_games`; a row's ``ranks`` are the game's places
+(monkey_env.core.outcome: on equal points the game's tie-break, in Monkey Palace the Monkey
+trophy's holder, ranks first; seats still tied share the better place).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from monkey_env.agents.registry import make_agent
 from monkey_env.apps.arena.schedule import Chunk
 from monkey_env.apps.arena.versions import agent_version
 from monkey_env.core.outcome import places
-from monkey_env.games import DEFAULT_GAME, game_spec
+from monkey_env.games import DEFAULT_GAME, game_spec, spec_for_options
 
 
 def ranks_of(scores, tie_break_seat: int = -1) -> list[int]:
@@ -47,11 +47,12 @@ def use_jax_cache() -> None:
     enable_compilation_cache()
 
 
-def shared_jax_game(options=None):
-    """One JaxGame per process and game data: its compiled programs serve every tournament played here."""
+def shared_jax_game(options=None, game: str = DEFAULT_GAME):
+    """The JAX engine of these options' game (``game``'s without options), one per process and game
+    data (the game's ``jax_engine`` part keeps it): its compiled programs serve every tournament."""
     use_jax_cache()
-    from monkey_env.monkey_palace.jaxgame.env import jax_game_for
-    return jax_game_for(options)
+    spec = game_spec(game) if options is None else spec_for_options(options)
+    return spec.load("jax_engine")(options)
 
 
 class ChunkPlayer:
@@ -83,12 +84,10 @@ class ChunkPlayer:
         return [self._play_reference(chunk, i) for i in todo]
 
     def _options(self, seed: int = 0):
-        from monkey_env.monkey_palace.options import GameOptions
+        from monkey_env.apps.any_game import new_options
 
         s = self.spec
-        if self.game != DEFAULT_GAME:
-            return game_spec(self.game).load("options")(players=s["players"], seed=int(seed), **s["options"])
-        return GameOptions(players=s["players"], map=str(s["map"]), seed=int(seed), **s["options"])
+        return new_options(self.game, players=s["players"], map=s["map"], seed=int(seed), **s["options"])
 
     def _row(self, chunk: Chunk, i: int, table, g: int, duration: float) -> dict:
         """Row of the chunk's game i, from game g of a results_table.GameResults."""
@@ -120,8 +119,7 @@ class ChunkPlayer:
 
         s = self.spec
         if self._jax_game is None:
-            self._jax_game = (shared_jax_game(self._options()) if self.game == DEFAULT_GAME else
-                              game_spec(self.game).load("jax_engine")(self._options()))
+            self._jax_game = shared_jax_game(self._options())
         for name in chunk.seating:
             if name not in self._batch_agents:
                 self._batch_agents[name] = make_agent(name, 0, game=self.game)   # act_batch draws from the key

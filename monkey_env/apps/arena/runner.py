@@ -43,7 +43,7 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
                     engine: str = "auto", chunk: int | None = None, game: str = DEFAULT_GAME) -> TournamentPlan:
     """Check the inputs and fix the tournament; raises ValueError naming what is wrong. ``game``:
     any registered game (another game's ``map`` is "-" when its options have none)."""
-    from monkey_env.monkey_palace.options import GameOptions
+    from monkey_env.apps.any_game import new_options
 
     agents = [a.strip() for a in agents]
     if any(not a for a in agents):
@@ -51,10 +51,7 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     seatings(agents, players)        # checks the number and repetition of agents
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
-    if game == DEFAULT_GAME:
-        game_options = GameOptions(players=players, map=str(map), seed=seed, **options)   # validates the options
-    else:
-        game_options = game_spec(game).load("options")(players=players, seed=seed, **options)
+    game_options = new_options(game, players=players, map=map, seed=seed, **options)   # validates the options
     built = {}
     for name in agents:
         built[name] = make_agent(name, 0, game=game)   # unknown names raise ValueError with the known ones

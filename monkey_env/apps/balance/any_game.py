@@ -1,12 +1,12 @@
-"""``monkey-palace balance --game NAME`` for a game other than Monkey Palace.
+"""``monkey-palace balance --game NAME`` for a game without a balance lab of its own (``balance_lab`` part).
 
 The generic report: the same agent in every seat, ``--games`` games on the JAX engine when the
 agent has ``act_batch`` (else the reference engine); each seat's win rate (seat 1 plays first)
 with Wilson intervals and a test of "no seat advantage"; the game's length (rounds, decisions)
 with t intervals; then the game's own sections from its ``balance`` part (monkey_env.games):
 a function of the results table returning ``[{"title", "note", "rows": [{"name", "estimate":
-Estimate, ...}]}]``. Monkey Palace's maps, cards, boards, options and what-ifs stay in its own
-report (apps.balance.cli), which this does not replace.
+Estimate, ...}]}]``. A game's own balance lab (Monkey Palace's maps, cards, boards, options and
+what-ifs: monkey_palace/apps/balance/) writes its report instead (apps.balance.cli).
 """
 
 from __future__ import annotations

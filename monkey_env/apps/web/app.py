@@ -366,9 +366,6 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
 
     def arena_record(key: str):
         """Replay an arena game of the reference engine: the same agents, seeds and deal."""
-        from monkey_env.apps.arena.games import derived_seed
-        from monkey_env.apps.simulate import play_game
-
         try:
             tid, index = (int(p) for p in key.split("-"))
         except ValueError:
@@ -387,22 +384,11 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
             raise ApiError(422, "not_replayable", "this game was played on the JAX engine, whose deals and batched "
                            "agents the reference engine does not reproduce; replays are of reference-engine games")
         name = tour.config.get("game", DEFAULT_GAME)   # tournaments of old builds
-        if name != "monkey_palace":
-            return other_arena_record(name, tour, tid, index, row)
-        module = game_module("monkey_palace")
-        options = module.make_options({"players": row["players"], "map": row["map"], "seed": row["seed"],
-                                       **{k: v for k, v in row["options"].items() if k in module.WEB_OPTIONS}})
-        agents = [make_agent(name, seed=derived_seed(tour.config["seed"], index, seat))
-                  for seat, name in enumerate(row["seats"])]
-        game, summary = play_game(options, agents)
-        if summary["scores"] != row["scores"]:
-            raise ApiError(422, "not_replayable", f"replaying gives scores {summary['scores']}, the database says "
-                           f"{row['scores']} (another agent version?)")
-        return "monkey_palace", game.record(), f"arena game {tid}-{index}", list(row["seats"])
+        return arena_game_again(name, tour, tid, index, row)
 
-    def other_arena_record(name: str, tour, tid: int, index: int, row: dict):
-        """An arena game of another game, played again on its reference engine (as arena.games does)."""
-        from monkey_env.apps.any_game import play_one
+    def arena_game_again(name: str, tour, tid: int, index: int, row: dict):
+        """An arena game played again on its game's reference engine (as arena.games does)."""
+        from monkey_env.apps.any_game import new_options, play_one
         from monkey_env.apps.arena.games import derived_seed
         from monkey_env.games import game_spec
 
@@ -411,7 +397,8 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
             raise ApiError(422, "not_replayable", "this tournament used edited game data (config_dir)")
         spec = game_spec(name)
         try:
-            options = spec.load("options")(players=row["players"], seed=int(row["seed"]), **row["options"])
+            options = new_options(name, players=row["players"], map=row.get("map"), seed=int(row["seed"]),
+                                  **row["options"])
             agents = [make_agent(agent, seed=derived_seed(tour.config["seed"], index, seat), game=name)
                       for seat, agent in enumerate(row["seats"])]
         except ValueError as e:                                # options or an agent this build lacks

@@ -256,7 +256,7 @@ def _plan_elements(game: Game, plan, decoration: bool) -> list[dict]:
 def step_preview(game: Game, step) -> dict:
     """The complete build action: finishing now (``step`` None) or one more arch ``(heading,
     rise)``, with its words, what the staircase then uses and earns, and its elements."""
-    from monkey_env.apps.play import arch_words, finish_words
+    from monkey_env.monkey_palace.apps.play import arch_words, finish_words
 
     steps = game.turn.steps + ([] if step is None else [tuple(step)])
     plan = game.palace.check_steps(cell_xy(game.turn.anchor), steps, game.player.supply,
@@ -275,7 +275,7 @@ def step_preview(game: Game, step) -> dict:
 def shape_preview(game: Game, shape_index: int) -> dict:
     """One legal staircase at this turn's anchor: its words, what it uses and earns, and the
     elements it would place (the same dicts as the palace's element list)."""
-    from monkey_env.apps.play import staircase_words
+    from monkey_env.monkey_palace.apps.play import staircase_words
 
     anchor = game.turn.anchor
     shape = game.data.shapes[shape_index]

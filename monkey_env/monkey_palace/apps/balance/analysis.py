@@ -22,8 +22,8 @@ from collections import defaultdict
 import numpy as np
 
 from monkey_env.apps.balance import stats as S
-from monkey_env.apps.balance.collect import Dataset, Records
-from monkey_env.apps.batch_play import END_KIND_NAMES
+from monkey_env.monkey_palace.apps.balance.collect import Dataset, Records
+from monkey_env.monkey_palace.apps.play_games import END_KIND_NAMES
 
 COLOURS = ("light", "dark", "gold")
 TROPHIES = ("monkey", "butterfly", "frog")

@@ -21,8 +21,8 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from monkey_env.apps.balance.collect import Cell, Dataset, Records
-from monkey_env.apps.batch_play import END_KIND_NAMES
+from monkey_env.monkey_palace.apps.balance.collect import Cell, Dataset, Records
+from monkey_env.monkey_palace.apps.play_games import END_KIND_NAMES
 
 READING_DEFAULTS = {"monkey_move": "optional", "butterfly_rule": "highest_overall", "end_trigger": "shortfall"}
 

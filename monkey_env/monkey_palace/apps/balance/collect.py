@@ -24,8 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from monkey_env.apps.batch_play import END_KIND_NAMES, BatchResult
 from monkey_env.core.outcome import batch_places
+from monkey_env.monkey_palace.apps.play_games import END_KIND_NAMES, BatchResult
 
 OPTION_SETS = {"none": {}, "butterfly": {"butterfly": True}, "frog": {"frog": True},
                "both": {"butterfly": True, "frog": True}}

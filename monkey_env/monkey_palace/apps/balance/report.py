@@ -18,8 +18,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from monkey_env.apps.balance.analysis import COLOURS
 from monkey_env.core.provenance import stamp
+from monkey_env.monkey_palace.apps.balance.analysis import COLOURS
 
 PILE_COLOURS = {"multi": "#8c6d31", "light": "#74c476", "dark": "#238b45", "gold": "#e6ab02"}
 SEAT_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"]
