@@ -75,7 +75,13 @@ def reduced_completable(search: BuildSearch, p: Prefix, three_levels: bool = Tru
 # there: the same palaces are searched with supplies heavy in columns too.
 SUPPLIES = [None, (6, 4, 3), (8, 2, 6)]
 CASES = [(i, s) for i in range(len(POSITIONS)) for s in SUPPLIES]
-CASE_IDS = [f"{POSITIONS[i][2]} supply {s or 'of the game'}" for i, s in CASES]
+# Every anchor of a whole plate costs seconds in plain Python: the column-heavy supplies on
+# one position of each map only (the next-step test takes every case).
+ANCHOR_CASES = [(i, s) for i, s in CASES if s is None or i in (1, 3, 8, 10)]
+
+
+def _ids(cases):
+    return [f"{POSITIONS[i][2]} supply {s or 'of the game'}" for i, s in cases]
 
 
 def _supply_search(index: int, supply=None) -> BuildSearch:
@@ -83,7 +89,7 @@ def _supply_search(index: int, supply=None) -> BuildSearch:
     return BuildSearch(palace, *(supply or held))
 
 
-@pytest.mark.parametrize(("index", "supply"), CASES, ids=CASE_IDS)
+@pytest.mark.parametrize(("index", "supply"), ANCHOR_CASES, ids=_ids(ANCHOR_CASES))
 def test_the_reduced_search_finds_the_same_anchors(index, supply):
     search = _supply_search(index, supply)
     anchors = search.legal_anchors()
@@ -93,7 +99,7 @@ def test_the_reduced_search_finds_the_same_anchors(index, supply):
     assert (reduced == anchors).all(), f"anchors differ at {np.argwhere(reduced != anchors)[:5].tolist()}"
 
 
-@pytest.mark.parametrize(("index", "supply"), CASES, ids=CASE_IDS)
+@pytest.mark.parametrize(("index", "supply"), CASES, ids=_ids(CASES))
 def test_the_reduced_search_offers_the_same_next_steps(index, supply):
     """Every child of random prefixes the masks lead to, unattached ones above all."""
     search = _supply_search(index, supply)
@@ -115,7 +121,7 @@ def test_the_reduced_search_offers_the_same_next_steps(index, supply):
     assert compared > 0 or not anchors
 
 
-@pytest.mark.parametrize(("index", "supply"), [(1, (6, 4, 3)), (5, None), (9, (8, 2, 6))])
+@pytest.mark.parametrize(("index", "supply"), [(5, None), (9, (8, 2, 6))])
 def test_three_levels_per_arch_decide_as_every_level(index, supply):
     search = _supply_search(index, supply)
     for y, x in zip(*np.nonzero(search.anchor_ok)):
