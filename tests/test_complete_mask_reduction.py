@@ -150,3 +150,63 @@ def test_the_prefix_studs_matter():
                     break
                 p = offered[rng.integers(len(offered))]
     pytest.fail("no prefix found whose own studs decide its completability")
+
+
+def table_anchor_mask(search: BuildSearch) -> np.ndarray:
+    """(32, 32) bool: the anchor mask by the design's table F[heading, level, ρ, y, x] (fewest
+    units of an attaching extension), iterated one arch at a time on whole shifted planes, as
+    the JAX engine is to compute it (numpy here: the form, not the speed)."""
+    big = 10 ** 6
+    n, span = BOARD_SIZE, ARCH_SPAN
+    top = int(search.clearance.max())
+    levels = search.max_units + top + 2          # every level an extension can afford fits (index = level + 1)
+    rhos = search.max_remainder + 1
+    pad = lambda plane, value: np.pad(plane, span, constant_values=value)
+    clear_p, height_p = pad(search.clearance, big), pad(search.height, big)
+    rest_p = pad(search.rest_ok, False)
+
+    def shifted(plane_p, h, i):
+        sx, sy = heading_step(h)
+        return plane_p[span + i * sy: span + i * sy + n, span + i * sx: span + i * sx + n]
+
+    table = np.full((5, levels + 1, rhos, n, n), big)   # heading 4: none yet (the anchor)
+    for _ in range(search.max_arches):
+        new = np.full_like(table, big)
+        for h2 in range(4):
+            under = shifted(height_p, h2, span)
+            ok = shifted(rest_p, h2, span) & (under < big)
+            need = np.maximum(np.maximum(shifted(clear_p, h2, 1), shifted(clear_p, h2, 2)), under)
+            sx, sy = heading_step(h2)
+            rows, cols = np.mgrid[0:n, 0:n]
+            fy, fx = np.clip(rows + span * sy, 0, n - 1), np.clip(cols + span * sx, 0, n - 1)
+            for level in range(-1, levels):
+                low = np.maximum(level + 1, need)
+                for extra in range(3):
+                    lv = low + extra
+                    rise, support = lv - level - 1, lv - under
+                    cost = rise + support
+                    rem = rise % 3 + support % 3
+                    fits = ok & (lv < levels)
+                    for rho in range(rhos):
+                        after = rho - rem
+                        good = fits & (after >= 0)
+                        if not good.any():
+                            continue
+                        later = table[h2, np.clip(lv + 1, 0, levels), np.clip(after, 0, rhos - 1), fy, fx]
+                        value = np.where(under > 0, cost, cost + later)
+                        value = np.where(good, value, big)
+                        for h in range(5):
+                            if h < 4 and (h2 - h) % 4 == 2:
+                                continue
+                            np.minimum(new[h, level + 1, rho], value, out=new[h, level + 1, rho])
+        if (new == table).all():
+            break
+        table = new
+    return search.anchor_ok & (table[4, 0, rhos - 1] <= search.max_units)
+
+
+@pytest.mark.parametrize(("index", "supply"), CASES, ids=_ids(CASES))
+def test_the_table_form_finds_the_same_anchors(index, supply):
+    search = _supply_search(index, supply)
+    anchors, table = search.legal_anchors(), table_anchor_mask(search)
+    assert (anchors == table).all(), f"anchors differ at {np.argwhere(anchors != table)[:5].tolist()}"
