@@ -7,21 +7,30 @@
 candidate actions and the searching seat); expanding a node is one ``JaxGame.batch_step`` of
 the whole batch of searches, so the tree's transitions are the rules themselves.
 
-**A narrow tree.** The action space is 2,438 wide (1,024 anchor studs, 1,392 shapes, the small
-decisions). Each node keeps only its ``width`` best legal actions by prior (all of them at the
+**A narrow tree.** An action space can be wide (Monkey Palace's is 2,438: 1,024 anchor studs,
+1,392 shapes, the small decisions). Each node keeps only its ``width`` best legal actions by prior (all of them at the
 small decisions: buying, slots, the monkey, the frog), so the tree's arrays are (batch, nodes,
 width) instead of (batch, nodes, 2,438); at the root Gumbel's sequential halving considers
 ``considered`` of them. A padding candidate repeats the best one and is masked (its prior is
 the lowest float), so the engine never sees an illegal action.
 
-**No peeking.** The order of the cards under the pile tops is hidden. Before searching, each
-determinization redraws the hidden part of every pile: the pile's unseen cards (which cards a
-pile holds is public, their order is not) are put in a canonical order, then shuffled by the
-game's key, the top card staying on top. The result depends only on public information and
-the key, so two states that differ only in hidden order search the same tree
-(tests/test_mcts.py). With ``det`` > 1 the searches of several redraws are combined at the
-root: visits summed, completed Q-values averaged, and mctx's own final rule applied to them
-(among the most visited actions, the best Gumbel noise + prior logit + scaled Q).
+**Any game.** The search reads a game through its parts (monkey_env.games): its JAX engine
+(``batch_step``, ``batch_legal_mask``), its PPO's PolicyGame (agents/ppo_games.py: the player
+count, places and score change, as the PPO's reward counts them) and its ``search`` part
+(monkey_env.core.search_hooks.SearchHooks, in the game's own folder: the redraw of what a seat
+cannot see, and a greedy prior where the game has one). Nothing here names a game
+(tests/test_game_boundaries.py). A game's search part is all a new game adds.
+
+**No peeking.** Before searching, each determinization redraws what the searching seat cannot
+see with the game's ``redraw(state, seat, key)`` (Monkey Palace: the order of the cards under
+the pile tops; The Shadow Theater: the other hand, the deck and the cards set aside, the scrolls
+not seen and later rounds; Forbidden City: every stack's order and the other seats' held
+tiles). A redraw is a function of the seat's view and the key only: the seat's ``observe`` is
+the same before and after (tests/test_mcts_games.py), and two states that differ only in what
+is hidden search the same tree (tests/test_mcts.py). With ``det`` > 1 the searches of several
+redraws are combined at the root: visits summed, completed Q-values averaged, and mctx's own
+final rule applied to them (among the most visited actions, the best Gumbel noise + prior
+logit + scaled Q).
 
 **Values for several decisions per turn and 2-4 players.** ``mctx`` backs up one scalar with a
 per-step ``discount``: Q(s, a) = r + discount * V(s'), each from the view of the player to move
@@ -64,7 +73,8 @@ itself). By default (``prior=ppo``) they are the shipped PPO checkpoint's policy
 value head (``JaxPPOAgent.prior_value``: its value is the seat to move's, divided by the run's
 reward scale); the edge that ends the game adds ``win_points`` x (the root seat's share of the
 win - 1 / players), the PPO's win bonus in the same units, so the tree's ends and its value
-agree. ``prior=greedy`` needs no network: :func:`greedy_prior_value`, greedy's one-turn scores
+agree. ``prior=greedy`` needs no network: a game's greedy prior (its search part; Monkey Palace's
+greedy_prior_value, monkey_env/monkey_palace/apps/search.py), greedy's one-turn scores
 as the prior, and as value what the mover still gets this turn by greedy's estimate minus
 ``turn_points`` (one turn's expected points) for each seat still to play in the round, so that
 every node's value counts the same horizon, the end of the round.
@@ -96,14 +106,14 @@ from functools import partial
 import numpy as np
 
 from monkey_env.agents.value_calibration import RAW, ValueCalibration, calibration_path
-from monkey_env.monkey_palace.actions import N_PILES, Phase
+from monkey_env.games import DEFAULT_GAME
 
 NAME = "mcts"
 # The prior of a masked (illegal or padding) candidate: mctx's own choice for masked logits.
 MASKED_LOGIT = float(np.finfo(np.float32).min)
 
 
-PRIORS = ("ppo", "greedy")
+PRIORS = ("ppo", "greedy", "uniform")
 OPPONENTS = ("auto", "tree", "policy")
 VALUES = ("raw", "fitted")
 # The most decisions of other seats one edge of an ``opponents=policy`` tree plays (three whole
@@ -124,7 +134,8 @@ class MCTSSettings:
     depth: int = 0              # maximum tree depth, 0 = no limit beyond the simulations
     temp: float = 0.0           # 0: the search's choice; > 0: draw from its improved policy ** (1 / temp)
     gumbel: float = 0.0         # scale of the root's Gumbel noise (mctx's gumbel_scale; 0: none, for play)
-    prior: str = "ppo"          # prior and value: "ppo" (the shipped checkpoint) or "greedy" (no network)
+    prior: str = "ppo"          # prior and value: "ppo" (the game's shipped checkpoint), "greedy" (no
+    #                             network, a game's greedy prior) or "uniform" (every legal action alike, value 0)
     opponents: str = "auto"     # "tree": the other seats' decisions are searched too (paranoid);
     #                             "policy": they are played by the prior's best action, and the tree
     #                             holds the searching seat's decisions only (see the module docstring);
@@ -135,9 +146,10 @@ class MCTSSettings:
     width: int = 32             # candidate actions kept per node (the best by prior)
     considered: int = 16        # actions Gumbel's sequential halving considers at the root
     chunk: int = 32             # games searched together (the compiled batch is chunk * det)
-    win_points: float = 5.0     # a win's worth in Banana Points at the game's end (the shipped PPO's
-    #                             win_bonus / reward_scale, so the tree's ends agree with its value)
-    turn_points: float = 4.0    # the fallback value's estimate of one turn's Banana Points
+    win_points: float = -1.0    # a win's worth in the game's score at its end; < 0: the game's PPO
+    #                             checkpoint's win_bonus / reward_scale (so the tree's ends agree with
+    #                             its value; 5 with Monkey Palace's), or 5 without one
+    turn_points: float = 4.0    # the greedy prior's estimate of one turn's points (a game's greedy_prior_value)
     capacity: int = 256         # tree nodes - 1 (at least sims); searches of up to that many
     #                             simulations share one compiled program (the count is traced)
 
@@ -233,13 +245,16 @@ def backup_terms(mover, next_mover, rewards, terminated, mover_value, root_seat,
     return reward.astype(jnp.float32), discount.astype(jnp.float32), jnp.where(terminated, 0.0, value).astype(jnp.float32)
 
 
-def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limit: int = MAX_OPPONENT_DECISIONS):
+def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limit: int = MAX_OPPONENT_DECISIONS,
+                   score_change=None):
     """Play the other seats' decisions by the prior's best legal action until the searching seat
     is to move again or the game ends (the ``opponents=policy`` model). states: (B,) after the
     searching seat's action, with its prior (logits, value). Returns (states, logits, value,
     points (B, 4) each seat's Banana Points gained on the way, decisions (B,) int32 played)."""
     import jax
     import jax.numpy as jnp
+
+    score_change = score_change or (lambda before, after: after.rewards)
 
     def waiting(carry):
         st, _, _, _, n = carry
@@ -253,10 +268,10 @@ def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limi
         nlg, nv = prior_value(nxt)
         keep = lambda new, old: jnp.where(active.reshape(active.shape + (1,) * (new.ndim - 1)), new, old)
         st = jax.tree_util.tree_map(keep, nxt, st)
-        return (st, keep(nlg, lg), keep(nv, v), points + jnp.where(active[:, None], nxt.rewards, 0.0),
+        return (st, keep(nlg, lg), keep(nv, v), points + jnp.where(active[:, None], score_change(st, nxt), 0.0),
                 n + active.astype(jnp.int32))
 
-    carry = (states, logits, value, jnp.zeros_like(states.rewards), jnp.zeros(root_seat.shape, jnp.int32))
+    carry = (states, logits, value, jnp.zeros_like(score_change(states, states)), jnp.zeros(root_seat.shape, jnp.int32))
     return jax.lax.while_loop(lambda c: waiting(c).any(), body, carry)
 
 
@@ -277,100 +292,12 @@ def policy_backup_terms(rewards, points, terminated, next_mover, mover_value, ro
     return utility.astype(jnp.float32), discount.astype(jnp.float32), jnp.where(terminated, 0.0, value).astype(jnp.float32)
 
 
-def win_shares(jax_game, states):
-    """(B, 4) float32 each seat's share of the win (1/k to each of k tied winners), as the PPO's reward."""
+def win_shares(places):
+    """(B, seats) float32 each seat's share of the win (1/k to each of k tied winners), as the PPO's
+    reward; places: (B, seats) 1 = winner."""
     import jax.numpy as jnp
-    first = jax_game._places(states) == 1
+    first = places == 1
     return (first / jnp.maximum(first.sum(1, keepdims=True), 1)).astype(jnp.float32)
-
-
-# ==================================================================== the fallback prior and value
-def greedy_prior_value(jax_game, turn_points: float = MCTSSettings.turn_points):
-    """A prior and value with no network: greedy's one-turn scores (agents/greedy.py).
-
-    logits: a staircase's value in Banana Points (anchor and shape decisions), a card's points
-    (buying, from greedy's buying order), greedy's small preferences elsewhere. value: the
-    points the mover still gets this turn by greedy's estimate (the best staircase's value, or
-    the cards the credits left still buy, and the bonus card and trophies still to come),
-    minus ``turn_points`` for each seat still to play in this round (averaged over the other
-    seats). Every seat plays as many turns (the game ends with a round), so after this round
-    the seats' turns cancel: each node's value counts the same horizon, the end of the round,
-    whichever seat moves there."""
-    import jax
-    import jax.numpy as jnp
-
-    from monkey_env.agents.greedy import batch_scores
-    from monkey_env.agents.staircase_values import POINT, buy_preference
-    from monkey_env.monkey_palace.geometry import Colour
-    from monkey_env.monkey_palace.jaxgame.rules import BUTTERFLY, MONKEY, OPT_BUTTERFLY, OPT_BUTTERFLY_OVERALL
-
-    jg = jax_game
-    scores_of = batch_scores(jg)
-    t, st, rules = jg.tables, jg.static, jg.rules
-
-    def rest_of_turn(s, best_staircase):
-        """The mover's points still to come this turn (greedy's estimate)."""
-        phase = s.phase
-        # cards the credits left still buy, greedy's order, one per pile (rules.buyable's test)
-        top = s.pile_cards[jnp.arange(N_PILES), jnp.maximum(s.pile_len - 1, 0)]
-        cost, bananas = t.card_cost[top], s.card_bananas[top]   # values are traced: read from the state
-        open_ = rules.buyable(s._replace(credits=jnp.int32(1 << 20)))
-        pref = buy_preference(bananas, cost)
-
-        def buy_one(_, c):
-            credits, open_, total = c
-            can = open_ & (cost <= credits)
-            pick = jnp.argmax(jnp.where(can, pref, -(1 << 20)))
-            got = can.any()
-            return (credits - jnp.where(got, cost[pick], 0), open_ & ~(got & (jnp.arange(N_PILES) == pick)),
-                    total + jnp.where(got, bananas[pick], 0))
-
-        cards = jax.lax.fori_loop(0, N_PILES, buy_one, (s.credits, open_, jnp.int32(0)))[2]
-        others = s.players - 1
-
-        def trophy(kind):   # taken from another seat it also costs that seat its points
-            held = s.holders[kind]
-            return jnp.where(held == s.current, 0.0,
-                             s.trophy_points[kind] * jnp.where(held >= 0, 1.0 + 1.0 / others, 1.0))
-
-        built = (phase == Phase.BUY) | (phase == Phase.INSTANT) | (phase == Phase.SLOT)
-        bonus = built & (s.max_stack >= st.bonus_min_stack) & (s.bonus_left > 0)
-        monkey = built & (s.colour == Colour.GOLD)
-        wins = jnp.where(s.options[OPT_BUTTERFLY_OVERALL], s.highest_overall, s.highest_of_colour)
-        butterfly = (built | (phase == Phase.MONKEY)) & s.options[OPT_BUTTERFLY] & wins
-        pending = (bonus * s.bonus_points + monkey * trophy(MONKEY) + butterfly * trophy(BUTTERFLY))
-        at_staircase = (phase == Phase.ANCHOR) | (phase == Phase.SHAPE)
-        return jnp.where(at_staircase, best_staircase, jnp.where(phase == Phase.BUY, cards, 0) + pending)
-
-    def prior_value(states):
-        masks = jg.batch_legal_mask(states)
-        scores = scores_of(states, masks)
-        phase = states.phase[:, None]
-        staircase = (phase == Phase.ANCHOR) | (phase == Phase.SHAPE)
-        scale = jnp.where(staircase, 1.0 / POINT, jnp.where(phase == Phase.BUY, 1.0 / 16, 1.0))
-        logits = scores.astype(jnp.float32) * scale
-        best = jnp.max(jnp.where(masks, scores, 0), -1) // POINT
-        to_play = (states.players - 1 - states.current) / (states.players - 1)   # later seats of the round
-        value = jax.vmap(rest_of_turn)(states, best.astype(jnp.float32)) - turn_points * to_play
-        value = jnp.where(masks.any(-1), value, 0.0)
-        return logits, value.astype(jnp.float32)
-
-    return prior_value
-
-
-# ==================================================================== hidden information
-def redraw_hidden_piles(state, key):
-    """One game's state with the cards under each pile top in a random order drawn from ``key``
-    (a function of the pile's unseen cards and the key only, never of their true order)."""
-    import jax
-    import jax.numpy as jnp
-
-    cards, length = state.pile_cards, state.pile_len                      # (12, P), (12,)
-    pos = jnp.arange(cards.shape[1])[None, :]
-    hidden = pos < (length[:, None] - 1)
-    canonical = jnp.take_along_axis(cards, jnp.argsort(jnp.where(hidden, cards, 1 << 30), axis=1, stable=True), 1)
-    noise = jnp.where(hidden, jax.random.uniform(key, cards.shape), 2.0 + pos)
-    return state._replace(pile_cards=jnp.take_along_axis(canonical, jnp.argsort(noise, axis=1), 1))
 
 
 # ==================================================================== the search
@@ -401,18 +328,23 @@ def visit_table(considered: int, sims: int, nodes: int) -> np.ndarray:
     return table
 
 
-def build_search(jax_game, settings: MCTSSettings, prior_value: Callable, calibration: ValueCalibration = RAW):
+def build_search(jax_game, settings: MCTSSettings, prior_value: Callable, calibration: ValueCalibration = RAW,
+                 game=None):
     """The jit-compiled search of a chunk of games: (states, masks, keys, root logits, root
     value) -> (actions (C,) int32, root visit counts (C, width), candidates (C, width)). The
     root's prior and value (``prior_value(states)``, public information only, shared by the
     redraws) come in computed by their own program: it compiles once for every setting, and the
     search program, already the slowest to compile, does not hold a second copy of it.
-    calibration: how the values are read as the searching seat's u (agents/value_calibration.py)."""
+    calibration: how the values are read as the searching seat's u (agents/value_calibration.py).
+    game: the game's :class:`SearchGame` (its redraw, players, places, score change)."""
     import jax
     import jax.numpy as jnp
     import mctx
 
-    jg, K, D = jax_game, settings.width, settings.det
+    sg = game
+
+    # a node's candidates: at most the game's whole action space (The Shadow Theater has 29 actions)
+    jg, K, D = jax_game, min(settings.width, int(jax_game.num_actions)), settings.det
 
     def candidates_of(logits, masks):
         masked = jnp.where(masks, logits, -jnp.inf)
@@ -426,20 +358,22 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable, calibr
         before = node["state"]
         real = jnp.take_along_axis(node["candidates"], action[:, None], 1)[:, 0]
         after = jg.batch_step(before, real)
+        stepped = sg.score_change(before, after)
         logits, value = prior_value(after)
         if settings.opponents == "policy":
-            stepped = after.rewards
-            after, logits, value, points, _ = play_opponents(jg, prior_value, after, logits, value, node["root_seat"])
+            after, logits, value, points, _ = play_opponents(jg, prior_value, after, logits, value, node["root_seat"],
+                                                             score_change=sg.score_change)
         masks = jg.batch_legal_mask(after)
         cand, prior, _ = candidates_of(logits, masks)
-        shares = win_shares(jg, after) if settings.win_points else None
+        shares = win_shares(sg.places(after)) if settings.win_points else None
+        players = sg.players(after)
         if settings.opponents == "policy":
             reward, discount, value = policy_backup_terms(stepped, points, after.terminated, after.current, value,
-                                                          node["root_seat"], after.players, shares, settings.win_points,
+                                                          node["root_seat"], players, shares, settings.win_points,
                                                           calibration)
         else:
-            reward, discount, value = backup_terms(before.current, after.current, after.rewards, after.terminated,
-                                                   value, node["root_seat"], after.players, shares,
+            reward, discount, value = backup_terms(before.current, after.current, stepped, after.terminated,
+                                                   value, node["root_seat"], players, shares,
                                                    settings.win_points, calibration)
         out = mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=prior, value=value)
         return out, _node(after, cand, node["root_seat"])
@@ -467,9 +401,9 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable, calibr
         cand, prior, valid = candidates_of(logits, masks)
         rep = lambda x: jnp.repeat(x, D, axis=0)
         det_keys = jax.vmap(lambda k: jax.random.split(jax.random.fold_in(k, 1), D))(keys).reshape(C * D, -1)
-        roots = jax.vmap(redraw_hidden_piles)(jax.tree_util.tree_map(rep, states), det_keys)
+        roots = jax.vmap(sg.redraw)(jax.tree_util.tree_map(rep, states), rep(states.current), det_keys)
         gumbel = settings.gumbel * jax.vmap(lambda k: jax.random.gumbel(jax.random.fold_in(k, 2), (K,)))(keys)
-        root = mctx.RootFnOutput(prior_logits=rep(prior), value=rep(calibration.own(value, states.players)),
+        root = mctx.RootFnOutput(prior_logits=rep(prior), value=rep(calibration.own(value, sg.players(states))),
                                  embedding=_node(roots, rep(cand), rep(states.current)))
         invalid = rep(~valid)
         tree = mctx.search(
@@ -499,30 +433,99 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable, calibr
 _SEARCHES: dict = {}   # (engine id, compiled settings, chunk, prior) -> (engine, prior, root prior, search)
 
 
+class SearchGame:
+    """What the search reads of a game on its JAX engine: the game's ``search`` part (its redraw,
+    its greedy prior if any, monkey_env.core.search_hooks) and its PPO's PolicyGame (players,
+    places and score change, as the PPO's reward counts them: agents/ppo_games.py)."""
+
+    def __init__(self, game: str, jax_game):
+        from monkey_env.agents.ppo_games import policy_game
+        from monkey_env.games import game_spec
+
+        spec = game_spec(game)
+        if not (spec.has("search") and spec.has("jax_engine")):
+            raise ValueError(f"mcts needs a game's jax_engine and search parts; {game} lacks "
+                             f"{', '.join(p for p in ('jax_engine', 'search') if not spec.has(p))}")
+        self.name = game
+        self.policy_engine = jax_game
+        self.hooks = spec.load("search")
+        self.policy = policy_game(game, jax_game) if has_ppo(game) else None
+        if self.policy is None:
+            missing = [h for h in ("players", "places", "score_change") if getattr(self.hooks, h) is None]
+            if missing:
+                raise ValueError(f"mcts: {game} has no JAX PPO, and its search part lacks {', '.join(missing)}")
+
+    def redraw(self, state, seat, key):
+        return self.hooks.redraw(state, seat, key)
+
+    def players(self, states):
+        return self.policy.players(states) if self.policy else self.hooks.players(states)
+
+    def places(self, states):
+        return self.policy.places(states) if self.policy else self.hooks.places(states)
+
+    def score_change(self, before, after):
+        return self.policy.score_change(before, after) if self.policy else self.hooks.score_change(before, after)
+
+    def state_of(self, game):
+        if self.policy:
+            return self.policy.state_of(game)
+        if self.hooks.state_of is None:
+            raise ValueError(f"mcts.act: {self.name} has no PPO and its search part no state_of; use act_batch")
+        return self.hooks.state_of(self.policy_engine, game)
+
+
+def has_ppo(game: str) -> bool:
+    """Whether ``game`` has a JAX PPO (agents/ppo_jax.py), the default prior and value."""
+    from monkey_env.agents.ppo_jax import JAX_PPO_GAMES
+    return game in JAX_PPO_GAMES
+
+
+def uniform_prior_value(jax_game):
+    """Every legal action alike, and a value of 0: the prior of a game without a network."""
+    import jax.numpy as jnp
+
+    def prior_value(states):
+        masks = jax_game.batch_legal_mask(states)
+        return jnp.where(masks, 0.0, -1e9).astype(jnp.float32), jnp.zeros(masks.shape[0], jnp.float32)
+    return prior_value
+
+
 class MCTSAgent:
     """Gumbel MCTS over the JAX engine, behind both agent interfaces (agents/base.py)."""
 
     def __init__(self, settings: MCTSSettings | None = None, seed: int = 0, prior_value: Callable | None = None,
-                 name: str | None = None, calibration: ValueCalibration | None = None):
+                 name: str | None = None, calibration: ValueCalibration | None = None, game: str = DEFAULT_GAME):
         """prior_value: a jittable ``states -> (logits, value)`` (see the module docstring);
         None: the one ``prior`` names. calibration: how ``value=fitted`` reads the values; None:
         the shipped checkpoint's file (agents/value_calibration.py), loaded here so that a
-        missing or stale file is refused before any game starts."""
+        missing or stale file is refused before any game starts. game: the registered game
+        searched (its ``search`` part and PPO checkpoint)."""
+        from monkey_env.agents.ppo_jax import checkpoint_hash, default_checkpoint
+        from monkey_env.games import game_spec
+
+        spec = game_spec(game)
+        if not spec.has("search"):
+            raise ValueError(f"mcts: the game {game} has no search part (monkey_env.games; docs/AGENTS.md)")
+        self.game = game
+        self.checkpoint = default_checkpoint(game)
         self.settings = settings or MCTSSettings()
         self.settings.check()
         self.name = name or self.settings.spec()
         self.seed = seed
         self.version = self.settings.spec()
+        if self.settings.prior == "ppo" and not has_ppo(game):
+            raise ValueError(f"mcts setting prior=ppo: {game} has no JAX PPO; use prior=uniform")
+        if self.settings.prior == "greedy" and spec.load("search").greedy_prior_value is None:
+            raise ValueError(f"mcts setting prior=greedy: {game} has no greedy prior (its search part); use prior=ppo")
         if prior_value is None and self.settings.prior == "ppo":   # which weights searched, in results
-            from monkey_env.agents.ppo_jax import DEFAULT_CHECKPOINT, checkpoint_hash
-            if DEFAULT_CHECKPOINT.exists():
-                self.version += f"+ppo-{checkpoint_hash(DEFAULT_CHECKPOINT)}"
+            if self.checkpoint.exists():
+                self.version += f"+ppo-{checkpoint_hash(self.checkpoint)}"
         self._prior_value = prior_value
         if self.settings.value == "raw":
             calibration = RAW
         elif calibration is None:
-            from monkey_env.agents.ppo_jax import DEFAULT_CHECKPOINT, checkpoint_hash
-            calibration = ValueCalibration.load(calibration_path(DEFAULT_CHECKPOINT), checkpoint_hash(DEFAULT_CHECKPOINT))
+            calibration = ValueCalibration.load(calibration_path(self.checkpoint), checkpoint_hash(self.checkpoint))
         self.calibration = calibration
         st = self.settings
         self._table = visit_table(st.considered, st.sims, st.nodes)
@@ -550,22 +553,40 @@ class MCTSAgent:
             raise ValueError(f"search_for needs the opponent model, tree or policy (got {opponents!r})")
         prior_key = id(self._prior_value) if self._prior_value is not None else self.settings.prior
         # what the program fixes
-        shape = replace(self.settings, sims=self.settings.nodes, capacity=0, opponents=opponents)
-        key = (id(jax_game), shape, chunk, prior_key, self.calibration)
+        shape = replace(self.settings, sims=self.settings.nodes, capacity=0, opponents=opponents,
+                        win_points=self.win_points())
+        key = (id(jax_game), shape, chunk, prior_key, self.calibration, self.game)
         if key not in _SEARCHES:
             pv = self._prior_value or self.default_prior_value(jax_game)
             # the engine and the prior are kept with the program, so the ids of the key stay theirs
             _SEARCHES[key] = (jax_game, self._prior_value, jax.jit(pv),
-                              build_search(jax_game, shape, pv, self.calibration))
+                              build_search(jax_game, shape, pv, self.calibration, SearchGame(self.game, jax_game)))
         return _SEARCHES[key][2:]
 
+    def win_points(self) -> float:
+        """A win's worth in the game's score units: the setting, or (< 0) the game's PPO
+        checkpoint's win_bonus / reward_scale (the PPO's value counts it so), or 5 without one."""
+        if self.settings.win_points >= 0:
+            return self.settings.win_points
+        if not self.checkpoint.exists():
+            return 5.0
+        if not hasattr(self, "_checkpoint_win_points"):      # read once
+            import flax.serialization as fs
+            meta = fs.msgpack_restore(self.checkpoint.read_bytes()).get("meta", {})
+            self._checkpoint_win_points = float(meta.get("win_bonus", 0.5)) / float(meta.get("reward_scale", 0.1))
+        return self._checkpoint_win_points
+
     def default_prior_value(self, jax_game):
-        """The prior and value that ``prior`` names: the shipped PPO checkpoint's policy logits
-        and value head (agents/ppo_jax.py), or greedy's one-turn scores (no network)."""
+        """The prior and value that ``prior`` names: the game's shipped PPO checkpoint's policy
+        logits and value head (agents/ppo_jax.py), or the game's greedy prior (no network; its
+        search part's greedy_prior_value)."""
+        from monkey_env.games import game_spec
         if self.settings.prior == "greedy":
-            return greedy_prior_value(jax_game, self.settings.turn_points)
+            return game_spec(self.game).load("search").greedy_prior_value(jax_game, self.settings.turn_points)
+        if self.settings.prior == "uniform":
+            return uniform_prior_value(jax_game)
         from monkey_env.agents.ppo_jax import JaxPPOAgent
-        return JaxPPOAgent(jax_game=jax_game).prior_value(jax_game)
+        return JaxPPOAgent(jax_game=jax_game, game=self.game).prior_value(jax_game)
 
     def act_batch(self, jax_game, states, masks, key):
         import jax
@@ -581,7 +602,7 @@ class MCTSAgent:
         chunk = 1 if batch == 1 else self.settings.chunk
         key = jax.random.PRNGKey(self.seed) if key is None else key
         keys = _row_keys(key, batch)
-        models = self.opponents_for(np.asarray(states.players)[live])
+        models = self.opponents_for(np.asarray(self.players_of(jax_game, states))[live])
         for model in dict.fromkeys(models.tolist()):         # the games of each opponent model together
             prior_value, search = self.search_for(jax_game, chunk, model)
             group = live[models == model]
@@ -597,18 +618,21 @@ class MCTSAgent:
         self.decisions += len(live)
         return actions
 
+    def players_of(self, jax_game, states):
+        """(B,) each game's player count (the game's PolicyGame or search part reads it)."""
+        return SearchGame(self.game, jax_game).players(states)
+
     def act(self, game, mask: np.ndarray) -> int:
         """One decision of a reference game: its public state on the JAX engine, searched with
         the key ``fold_in(PRNGKey(seed), n)`` for the agent's n-th decision."""
         import jax
 
-        from monkey_env.monkey_palace.jaxgame.env import jax_game_for
-        from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
+        from monkey_env.games import game_spec
 
         if not np.asarray(mask).any():
             raise ValueError("no legal action to choose from")
-        jg = jax_game_for(game.options)
-        state = jax.tree_util.tree_map(lambda x: x[None], jax_state_from_game(jg, game))
+        jg = game_spec(self.game).load("jax_engine")(game.options)
+        state = jax.tree_util.tree_map(lambda x: jax.numpy.asarray(x)[None], SearchGame(self.game, jg).state_of(game))
         key = self.key_for_act(self._acts)
         self._acts += 1
         return int(self.act_batch(jg, state, np.asarray(mask)[None], key)[0])
@@ -649,13 +673,14 @@ _fold_rows = _lazy_jit(_fold_rows_impl)
 _take = _lazy_jit(_take_impl)
 
 
-def make_mcts(spec: str = "", seed: int = 0) -> MCTSAgent:
-    """The agent of ``mcts`` or ``mcts:sims=64,...`` (the part after the colon)."""
-    return MCTSAgent(MCTSSettings.parse(spec), seed=seed)
+def make_mcts(spec: str = "", seed: int = 0, game: str = DEFAULT_GAME) -> MCTSAgent:
+    """The agent of ``mcts`` or ``mcts:sims=64,...`` (the part after the colon) for ``game``."""
+    return MCTSAgent(MCTSSettings.parse(spec), seed=seed, game=game)
 
 
 def with_settings(agent: MCTSAgent, **changes) -> MCTSAgent:
     """The same agent (seed, prior) with other settings."""
     settings = replace(agent.settings, **changes)
     calibration = agent.calibration if settings.value == agent.settings.value else None
-    return MCTSAgent(settings, seed=agent.seed, prior_value=agent._prior_value, calibration=calibration)
+    return MCTSAgent(settings, seed=agent.seed, prior_value=agent._prior_value, calibration=calibration,
+                     game=agent.game)

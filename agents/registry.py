@@ -6,6 +6,9 @@ checkpoint: a ``.zip`` is an SB3 one, anything else a JAX one, ``mcts`` = the se
 ``agents`` part in monkey_env.games: a dict name -> factory(seed)), or any class given by import
 path ``package.module:Class``.
 
+``mcts`` and ``mcts:...`` (agents/mcts.py) exist for every game with a JAX PPO, a JAX engine and
+a ``search`` part.
+
 ``random`` plays any game (it reads only the legal mask, in ``act`` and ``act_batch``); every
 function takes ``game=`` (default ``monkey_palace``, so existing calls are Monkey Palace's).
 Every game with a JAX PPO (``ppo_jax.JAX_PPO_GAMES``) has ``ppo`` and ``ppo-sample`` (its shipped
@@ -67,6 +70,15 @@ def _mcts(seed: int):
     return make_mcts("", seed)
 
 
+def _game_mcts(game: str, settings: str = ""):
+    def factory(seed: int):
+        from monkey_env.agents.mcts import make_mcts
+        agent = make_mcts(settings, seed, game=game)
+        agent.name = "mcts"
+        return agent
+    return factory
+
+
 def _game_ppo(game: str, deterministic: bool):
     """A game's shipped JAX PPO checkpoint, as ``ppo`` (most probable action) or ``ppo-sample``."""
     def factory(seed: int):
@@ -109,6 +121,10 @@ def agents_of(game: str = DEFAULT_GAME) -> dict[str, Callable[[int], object]]:
 
         spec = game_spec(game)                      # an unknown game raises, naming the known ones
         ppo = {"ppo": _game_ppo(game, True), "ppo-sample": _game_ppo(game, False)} if game in JAX_PPO_GAMES else {}
+        # the search agent (agents/mcts.py) where the game has a JAX engine and a search part: the
+        # game's PPO as prior and value, or without one every legal action alike and a value of 0
+        if spec.has("jax_engine") and spec.has("search"):
+            ppo["mcts"] = _game_mcts(game, "" if ppo else "prior=uniform")
         _PER_GAME[game] = {**GENERIC, **ppo, **(spec.load("agents") if spec.has("agents") else {})}
     return _PER_GAME[game]
 
@@ -147,9 +163,12 @@ def make_agent(name: str, seed: int = 0, game: str = DEFAULT_GAME):
         agent = JaxPPOAgent(name[4:], seed=seed, game=game)
         agent.name = name
         return agent
-    if name.startswith("mcts:") and game == DEFAULT_GAME:  # the search agent with settings (agents/mcts.py)
+    if name.startswith("mcts:") and "mcts" in named:  # the search agent with settings (agents/mcts.py)
         from monkey_env.agents.mcts import make_mcts
-        agent = make_mcts(name[5:], seed)
+        settings = name[5:]
+        if "ppo" not in named and "prior=" not in settings:      # a game without a JAX PPO
+            settings = ",".join(filter(None, ["prior=uniform", settings]))
+        agent = make_mcts(settings, seed, game=game)
         agent.name = name   # as asked for: results tables show the name given
         return agent
     if ":" not in name:

@@ -109,7 +109,7 @@ def play(players: int, games: int, seed: int, win_points: float):
 
 
 def main(argv=None) -> int:
-    from monkey_env.agents.mcts import MCTSSettings
+    from monkey_env.agents.mcts import MCTSAgent, MCTSSettings
     from monkey_env.agents.ppo_jax import DEFAULT_CHECKPOINT, checkpoint_hash
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -119,7 +119,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
 
-    win_points = MCTSSettings.win_points
+    win_points = MCTSAgent(MCTSSettings()).win_points()   # the shipped PPO's win_bonus / reward_scale
     report = {"checkpoint": checkpoint_hash(DEFAULT_CHECKPOINT), "games": args.games, "seed": args.seed,
               "win_points": win_points, "lineups": {str(k): v for k, v in LINEUPS.items()}, "players": {}}
     for players in (int(x) for x in args.players.split(",")):

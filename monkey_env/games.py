@@ -35,11 +35,12 @@ class GameSpec:
     hidden_information: bool = True
 
     def load(self, part: str):
-        """Import one part (PARTS says what each is)."""
+        """Import one part (PARTS says what each is): "module:attribute", or a whole module."""
         if part not in self.parts:
             raise KeyError(f"game {self.name!r} has no {part!r}; it has {', '.join(sorted(self.parts))}")
         module, _, attribute = self.parts[part].partition(":")
-        return getattr(importlib.import_module(module), attribute)
+        loaded = importlib.import_module(module)
+        return getattr(loaded, attribute) if attribute else loaded
 
     def has(self, part: str) -> bool:
         return part in self.parts
@@ -71,6 +72,14 @@ PARTS = {
                     "engines compared decision by decision (raises AssertionError at the first difference)",
     "agents": "a dict agent name -> factory(seed) of the game's own agents (random is generic)",
     "balance": "a function (GameResults) -> list of report sections: the game's own balance figures",
+    "tune": "the balance tune's view of the game (monkey_env/apps/tune): its space of numbers (Space.load, "
+            "values traced into the JAX engine's params, write_configs), load_space, jax_game, max_players, "
+            "data_changes, check_folder",
+    "web": "the game's web module (a whole module, no attribute): options_schema, new_game, state, replay "
+           "frames... as monkey_env.apps.web.generic_web gives them from the parts, and STATIC_DIR with VIEW, "
+           "its browser scripts (without it: the generic view of its text and legal actions)",
+    "search": "a monkey_env.core.search_hooks.SearchHooks: what the search agent (mcts) needs of the game beyond "
+              "its jax_engine and PPO: the JAX redraw of what a seat cannot see, a greedy prior if any",
 }
 
 _MP = "monkey_env.monkey_palace"
@@ -88,10 +97,13 @@ GAMES: dict[str, GameSpec] = {
             "vec_env": f"{_MP}.envs.vec_env:MonkeyPalaceVecEnv",
             "text": f"{_MP}.text_view:game_text",
             "legend": f"{_MP}.text_view:LEGEND",
+            "tune": f"{_MP}.apps.tune:TUNE",
             "picture": f"{_MP}.render:game_picture",
             # differential(jax_engine, first, batch, seed): random games on both engines, compared
             # decision by decision (raises AssertionError at the first difference)
             "differential": f"{_MP}.jaxgame.parity:differential_batch",
+            "web": f"{_MP}.apps.web",
+            "search": f"{_MP}.apps.search:SEARCH",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),
@@ -118,6 +130,8 @@ GAMES: dict[str, GameSpec] = {
             "differential": f"{_ST}.jaxgame.parity:differential_batch",
             "agents": "monkey_env.agents.shadow_theater:AGENTS",
             "balance": f"{_ST}.apps.balance:sections",
+            "web": f"{_ST}.apps.web",
+            "search": f"{_ST}.search:SEARCH",
         },
         # One option space (the game data are the only choice): the reward modes cover the envs.
         test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
@@ -148,6 +162,8 @@ GAMES["forbidden_city"] = GameSpec(
         "differential": f"{_FC}.jaxgame.parity:differential_batch",
         "agents": "monkey_env.agents.forbidden_city_greedy:AGENTS",
         "balance": f"{_FC}.apps.balance:sections",
+        "web": f"{_FC}.apps.web",
+        "search": f"{_FC}.search:SEARCH",
     },
     data_folder="forbidden_city", data_files=("tiles.yaml", "start_tile.yaml", "table.yaml"),
     score_name="coins",

@@ -22,15 +22,14 @@ from monkey_env.agents.mcts import (
     MCTSAgent,
     MCTSSettings,
     backup_terms,
-    greedy_prior_value,
     play_opponents,
     policy_backup_terms,
-    redraw_hidden_piles,
     root_utility,
 )
 from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.agents.registry import make_agent, split_agent_names
 from monkey_env.apps.batch_play import game_keys, play_batch
+from monkey_env.monkey_palace.apps.search import greedy_prior_value, redraw_hidden_piles
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
 from monkey_env.monkey_palace.options import GameOptions
@@ -312,6 +311,14 @@ def test_the_search_plays_only_legal_actions_and_repeats_with_its_key(jg, agent)
         np.testing.assert_array_equal(a, agent.act_batch(jg, states, masks, key))
         assert masks[np.arange(2), a].all()
         states = jg.batch_step(states, jnp.asarray(a))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _no_searches_of_other_files():
+    """compiled_searches counts this module's programs: forget those other test files compiled in
+    this process before it (the cache is module-level; test files share a worker's process)."""
+    from monkey_env.agents import mcts
+    mcts._SEARCHES.clear()
 
 
 def compiled_searches():

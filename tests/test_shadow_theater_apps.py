@@ -18,10 +18,11 @@ from monkey_env.shadow_theater.options import ShadowTheaterOptions
 
 
 def test_the_registry_has_random_greedy_and_ppo_for_the_game_and_keeps_monkey_palaces():
-    assert known_names("shadow_theater") == ["greedy", "ppo", "ppo-sample", "random"]
+    assert known_names("shadow_theater") == ["greedy", "mcts", "ppo", "ppo-sample", "random"]
     assert "ppo-sb3" in known_names() and "ppo-sb3" not in known_names("shadow_theater")
-    with pytest.raises(ValueError, match="unknown agent 'mcts' for shadow_theater"):
-        make_agent("mcts", 0, game="shadow_theater")
+    with pytest.raises(ValueError, match="unknown agent 'oracle' for shadow_theater"):
+        make_agent("oracle", 0, game="shadow_theater")
+    assert make_agent("mcts", 0, game="shadow_theater").game == "shadow_theater"   # the search (issue 30)
     g = Game.from_options(ShadowTheaterOptions(seed=1))
     for name in ("random", "greedy"):
         a = make_agent(name, 3, game="shadow_theater")

@@ -8,8 +8,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from monkey_env.agents.shadow_theater import action_values, reference_values
-from monkey_env.apps.web import shadow_theater_web as web
 from monkey_env.shadow_theater.actions import TURN
+from monkey_env.shadow_theater.apps import web
 from monkey_env.shadow_theater.engine import Game
 from monkey_env.shadow_theater.envs.gym_env import ShadowTheaterGymEnv
 from monkey_env.shadow_theater.jaxgame.engine import jax_engine_for

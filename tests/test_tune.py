@@ -25,7 +25,8 @@ from monkey_env.apps.tune.objective import (
     card_lifts,
     evaluate,
 )
-from monkey_env.apps.tune.space import Space, SpaceError, default_space_path
+from monkey_env.core.tuning import SpaceError
+from monkey_env.monkey_palace.apps.tune import Space, default_space_path
 from monkey_env.monkey_palace.game_data import load_game_data
 
 REPO = Path(__file__).resolve().parents[1]
@@ -152,8 +153,8 @@ def test_shared_wins_count_a_share_and_card_lift_is_buyers_minus_non_buyers():
 def evaluator():
     from monkey_env.apps.tune.study import EngineEvaluator, TuneSettings
 
-    settings = TuneSettings(space=None, config_dir=None, players=(2,), maps=(1, 2), agents=("greedy",), games=2,
-                            skill_games=1, seed=3)
+    settings = TuneSettings(game="monkey_palace", space=None, config_dir=None, players=(2,), maps=(1, 2),
+                            agents=("greedy",), games=2, skill_games=1, seed=3)
     return EngineEvaluator(settings, Bands({2: (1.0, 30.0)}))
 
 
@@ -223,7 +224,7 @@ class FakeEvaluator:
 def _settings(space_file):
     from monkey_env.apps.tune.study import TuneSettings
 
-    return TuneSettings(space=str(space_file), config_dir=None, players=(2,), maps=(1,), agents=("greedy",),
+    return TuneSettings(game="monkey_palace", space=str(space_file), config_dir=None, players=(2,), maps=(1,), agents=("greedy",),
                         games=2, seed=0)
 
 
@@ -239,6 +240,9 @@ def fake_module(tmp_path, monkeypatch):
 
 
 def test_a_killed_tune_resumes_the_same_study(tmp_path, fake_module):
+    import sqlite3
+    from contextlib import closing
+
     import optuna
     from optuna.trial import TrialState
 
@@ -248,10 +252,10 @@ def test_a_killed_tune_resumes_the_same_study(tmp_path, fake_module):
     script = tmp_path / "run_tune.py"
     script.write_text(textwrap.dedent(f'''
         import sys
-        sys.path.insert(0, {str(tmp_path)!r})
+        sys.path[:0] = [{str(tmp_path)!r}, {str(REPO)!r}]   # this checkout's package, not an installed one
         from fake_tune import FakeEvaluator
         from monkey_env.apps.tune.study import Tuner, TuneSettings
-        s = TuneSettings(space={str(tmp_path / "space.yaml")!r}, config_dir=None, players=(2,), maps=(1,),
+        s = TuneSettings(game="monkey_palace", space={str(tmp_path / "space.yaml")!r}, config_dir=None, players=(2,), maps=(1,),
                          agents=("greedy",), games=2, seed=0)
         t = Tuner(s, {str(out)!r})
         t._evaluator = FakeEvaluator(t.space, delay=0.4)
@@ -263,10 +267,14 @@ def test_a_killed_tune_resumes_the_same_study(tmp_path, fake_module):
     done, last_error = 0, None
     while time.time() < deadline and proc.poll() is None:
         time.sleep(0.3)
+        # Read the progress with a read-only connection: optuna.load_study here would create the
+        # storage's tables too, racing the process that is creating them (on CI that race made it
+        # fail with "UNIQUE constraint failed: alembic_version").
         try:
-            study = optuna.load_study(study_name=STUDY_NAME, storage=storage)
-            done = len(study.get_trials(states=(TrialState.COMPLETE,)))
-        except Exception as error:   # the study is not created yet, or the database is busy
+            with closing(sqlite3.connect(f"file:{out / 'study.sqlite'}?mode=ro", uri=True)) as db:
+                done = db.execute("SELECT COUNT(*) FROM trials t JOIN studies s ON s.study_id = t.study_id "
+                                  "WHERE s.study_name = ? AND t.state = 'COMPLETE'", (STUDY_NAME,)).fetchone()[0]
+        except sqlite3.Error as error:   # no database or no tables yet, or it is busy
             last_error = error
             continue
         if done >= 3:
@@ -350,6 +358,7 @@ def test_a_tiny_tune_writes_a_report_and_a_configs_folder_that_loads_and_plays(t
         assert (out / name).exists(), name
     text = (out / "report.md").read_text()
     assert "Numbers changed" in text and "fresh deals" in text
+    assert text.startswith("# Monkey Palace balance tune") and "Score: Banana Points; win rule:" in text
     options = GameOptions(players=2, map="2", seed=1, config_dir=str(out / "configs"))
     game, result = play_game(options, [make_agent("random", 1), make_agent("random", 2)])
     assert game.game_over and result["rounds"] >= 2
@@ -383,3 +392,22 @@ def test_the_other_samplers_run_and_rank_by_the_weighted_total(tmp_path, fake_mo
     assert len(tuner.study.directions) == (len(TERMS) if sampler == "nsga2" else 1)
     totals = [t.user_attrs["total"] for t in tuner.ranked()]
     assert totals == sorted(totals) and tuner.study.trials[0].params == tuner.space.start()
+
+
+def test_a_game_without_a_tune_space_is_refused_by_name(tmp_path, capsys):
+    from monkey_env.apps.cli import main
+    from monkey_env.games import GAMES
+
+    untuned = [name for name, spec in GAMES.items() if not spec.has("tune")]
+    tuned = [name for name, spec in GAMES.items() if spec.has("tune")]
+    assert "monkey_palace" in tuned
+    for name in untuned:
+        assert main(["tune", "--game", name, "--trials", "1", "--out", str(tmp_path / name), "--quiet"]) == 2
+        err = capsys.readouterr().err
+        assert f"tune: {name} has no tune space yet (games with one: {', '.join(tuned)})" in err, err
+        assert not (tmp_path / name).exists()
+
+
+def test_a_space_file_of_another_game_is_refused_naming_both(tmp_path, data):
+    with pytest.raises(SpaceError, match="game 'shadow_theater': this is the space of monkey_palace"):
+        space_of(tmp_path, "game: shadow_theater\nnumbers:\n  - {number: tray.bonus.points, low: 2, high: 6}\n", data)

@@ -70,10 +70,10 @@ def test_meta_lists_the_2d_games_with_their_options_and_agents(client):
     assert games["forbidden_city"]["options"]["players"]["choices"] == [2, 3, 4]
     for g in games.values():
         assert "config_dir" not in g["options"] and "random" in g["agents"] and "greedy" in g["agents"]
-    # Each game offers its own agents: its JAX PPO, not Monkey Palace's search agent or SB3 PPO.
+    # Each game offers its own agents: its JAX PPO and its search (issue 30), not Monkey Palace's SB3 PPO.
     for name in ("shadow_theater", "forbidden_city"):
-        assert "ppo" in games[name]["agents"]
-        assert "mcts" not in games[name]["agents"] and "ppo-sb3" not in games[name]["agents"]
+        assert "ppo" in games[name]["agents"] and "mcts" in games[name]["agents"]
+        assert "ppo-sb3" not in games[name]["agents"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -214,7 +214,7 @@ def test_unsafe_or_broken_uploads_are_refused(client, game):
     ("shadow_theater", {"options": {"players": 3}}, "bad options"),
     ("shadow_theater", {"options": {"config_dir": "/etc"}}, "not allowed"),
     ("shadow_theater", {"options": {"reward_mode": "terminal"}}, "not allowed"),
-    ("shadow_theater", {"seats": [{"kind": "human"}, {"kind": "bot", "agent": "mcts"}]}, "unknown agent"),
+    ("shadow_theater", {"seats": [{"kind": "human"}, {"kind": "bot", "agent": "ppo-sb3"}]}, "unknown agent"),
     ("forbidden_city", {"options": {"players": 5}}, "bad options"),
     ("forbidden_city", {"options": {"start_side": "../../etc"}}, "bad options"),
     ("forbidden_city", {"options": {"players": 3}, "seats": HUMANS}, "3 seats"),
@@ -257,3 +257,32 @@ def test_an_arena_game_of_the_game_replays_to_its_recorded_scores(tmp_path, game
     listed = client.get("/api/arena")                              # the results page lists it
     assert listed.status_code == 200
     assert {g["game_index"]: g["scores"] for g in listed.json()["tournaments"][0]["games"]}[row["game_index"]] == row["scores"]
+
+
+def test_each_game_view_is_served_from_its_folder_through_the_registry(client):
+    from monkey_env.games import GAMES
+
+    for name in ("monkey_palace", "shadow_theater", "forbidden_city"):
+        view = client.get(f"/api/views/{name}").json()
+        assert view["flat"] is (name != "monkey_palace"), view
+        web = GAMES[name].load("web")
+        for key in ("board", "panel"):
+            assert view[key] == f"/games/{name}/{web.VIEW[key]}"
+            r = client.get(view[key])
+            assert r.status_code == 200 and r.text == (web.STATIC_DIR / web.VIEW[key]).read_text(encoding="utf-8")
+    assert client.get("/games/shadow_theater/nothing.js").status_code == 404
+    assert client.get("/games/shadow_theater/..%2Fweb.py").status_code == 404
+    assert client.get("/games/no_such_game/x.js").json()["error"] == "unknown_game"
+
+
+def test_a_game_without_a_web_part_gets_the_generic_view(client, monkeypatch):
+    from dataclasses import replace
+
+    from monkey_env import games
+
+    bare = replace(games.GAMES["shadow_theater"], name="bare_theater",
+                   parts={k: v for k, v in games.GAMES["shadow_theater"].parts.items() if k != "web"})
+    monkeypatch.setitem(games.GAMES, "bare_theater", bare)
+    view = client.get("/api/views/bare_theater").json()
+    assert view == {"flat": True, "board": "/static/js/views/generic_view.js", "panel": "/static/js/views/generic_panel.js"}
+    assert client.get("/games/bare_theater/shadow_theater_2d.js").status_code == 404

@@ -18,7 +18,7 @@ def test_wheel_ships_the_configs_and_plays_a_game(tmp_path):
                      "monkey_env/configs/maps/map4.yaml", "monkey_env/agents/random_agent.py",
                      "monkey_env/agents/checkpoints/ppo_2p_map1.zip", "monkey_env/agents/checkpoints/ppo_jax.msgpack",
                      # the browser app's pages and its vendored three.js, with the licence
-                     "monkey_env/apps/web/static/play.html", "monkey_env/apps/web/static/js/views/monkey_palace_3d.js",
+                     "monkey_env/apps/web/static/play.html", "monkey_env/monkey_palace/apps/web_static/monkey_palace_3d.js",
                      "monkey_env/apps/web/static/vendor/three/three.module.js",
                      "monkey_env/apps/web/static/vendor/three/LICENSE"):
         assert required in names, f"{required} missing from the wheel"

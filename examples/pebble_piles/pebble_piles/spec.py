@@ -22,6 +22,7 @@ SPEC = GameSpec(
         "picture": f"{_P}.text_view:game_picture",
         "differential": f"{_P}.parity:differential_batch",
         "agents": f"{_P}.agents:AGENTS",
+        "search": f"{_P}.search:SEARCH",
     },
     test_settings=(dict(players=2), dict(players=3), dict(players=4, reward_mode="terminal")),
     seed_test_settings=(dict(players=2), dict(players=4, reward_mode="zero_sum")),

@@ -19,7 +19,7 @@ def _ints(text: str) -> tuple[int, ...]:
 
 def register(sub) -> None:
     p = sub.add_parser("tune", help="search the game's numbers for a fairer game; validate on fresh deals")
-    p.add_argument("--space", default=None, help="the space file (default: configs/tune/default_space.yaml)")
+    p.add_argument("--space", default=None, help="the space file (default: the game's default space file)")
     p.add_argument("--players", type=_ints, default=(2, 4), help="player counts (default: 2,4)")
     p.add_argument("--maps", type=_ints, default=(1, 2, 3, 4), help="maps (default: 1,2,3,4)")
     p.add_argument("--agents", default="greedy,ppo-sample", help="agents of the seat games (default: %(default)s)")
@@ -41,17 +41,19 @@ def register(sub) -> None:
 
 def cmd_tune(args: argparse.Namespace) -> int:
     from monkey_env.apps.tune.run import run_tune
-    from monkey_env.apps.tune.study import TuneSettings
+    from monkey_env.apps.tune.study import TuneSettings, tunable_games
+    from monkey_env.games import game_spec
 
-    if args.game != "monkey_palace":
-        raise ValueError(f"tune: only monkey_palace has a tunable space, not {args.game}")
+    if not game_spec(args.game).has("tune"):
+        raise ValueError(f"tune: {args.game} has no tune space yet (games with one: "
+                         f"{', '.join(tunable_games()) or 'none'})")
     if args.trials < 1:
         raise ValueError("--trials must be at least 1")
     agents = tuple(a for a in args.agents.split(",") if a)
     bad = [p for p in args.players if p not in (2, 3, 4)]
     if bad:
         raise ValueError(f"--players: {bad} not in 2, 3, 4")
-    settings = TuneSettings(space=args.space, config_dir=args.config_dir, players=args.players, maps=args.maps,
+    settings = TuneSettings(space=args.space, config_dir=args.config_dir, game=args.game, players=args.players, maps=args.maps,
                             agents=agents, games=args.games, skill_games=args.skill_games, seed=args.seed,
                             sampler=args.sampler)
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))

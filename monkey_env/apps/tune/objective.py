@@ -31,30 +31,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
 
-TERMS = ("seat", "skill", "length", "cards")
-
-
-class ObjectiveConfig(BaseModel):
-    """Targets and weights (the ``objective:`` section of a space file)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    weights: dict[str, float] = Field(default_factory=lambda: {"seat": 1.0, "skill": 1.0, "length": 0.5, "cards": 0.25})
-    skill_margin: float = Field(0.3, ge=0, le=0.5, description="greedy must beat random in >= 0.5 + margin")
-    length_tolerance: float = Field(0.10, gt=0, le=1, description="band: the starting data's mean rounds ± this fraction")
-    card_threshold: float = Field(0.10, ge=0, le=1, description="a lift this far from the median stands out")
-    card_min_games: int = Field(30, ge=1)
-
-    def model_post_init(self, _context) -> None:
-        unknown = set(self.weights) - set(TERMS)
-        if unknown:
-            raise ValueError(f"objective weights: unknown terms {sorted(unknown)}; terms: {', '.join(TERMS)}")
-        if any(w < 0 for w in self.weights.values()):
-            raise ValueError("objective weights must not be negative")
-
-    def weight(self, term: str) -> float:
-        return float(self.weights.get(term, 0.0))
+from monkey_env.core.tuning import TERMS, ObjectiveConfig  # noqa: F401  (re-exported)
 
 
 @dataclass

@@ -22,7 +22,6 @@ import numpy as np
 from monkey_env.apps.batch_play import game_keys
 from monkey_env.apps.tune.objective import GameTable, SeatGames, SkillGames
 from monkey_env.core.outcome import batch_places
-from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS
 
 SKILL_PAIR = ("greedy", "random")
 
@@ -49,9 +48,10 @@ class TrialPlan:
     agent_key: int
 
     @classmethod
-    def make(cls, agents, players, maps, games: int, seed: int, skill_games: int | None = None) -> TrialPlan:
+    def make(cls, agents, players, maps, games: int, seed: int, skill_games: int | None = None,
+             max_players: int = 4) -> TrialPlan:
         """games per (agent, players, map) in the seat batches; skill_games per (map, seat order)
-        (default: a quarter of games, at least 4; 0 for none)."""
+        (default: a quarter of games, at least 4; 0 for none); max_players: the engine's seats."""
         if games < 1:
             raise ValueError("--games must be at least 1")
         players, maps = [int(p) for p in players], [int(m) for m in maps]
@@ -60,7 +60,7 @@ class TrialPlan:
         for a, agent in enumerate(agents):
             ps = np.repeat([p for p in players for _ in maps], games)
             ms = np.repeat([m for _ in players for m in maps], games)
-            lineup = np.where(np.arange(MAX_PLAYERS)[None, :] < ps[:, None], 0, -1)
+            lineup = np.where(np.arange(max_players)[None, :] < ps[:, None], 0, -1)
             # Each cell's own deals: the seeds of (players, map) differ, and differ from the other agents'.
             seeds = seed + np.arange(len(ps)) + a * 1_000_003
             batches.append(Batch(f"seats:{agent}", (agent,), ps, ms, lineup, seeds))
@@ -68,7 +68,7 @@ class TrialPlan:
             n = len(maps) * 2 * skill_games
             ms = np.repeat([m for m in maps for _ in range(2)], skill_games)
             order = np.tile(np.repeat([0, 1], skill_games), len(maps))
-            lineup = np.full((n, MAX_PLAYERS), -1)
+            lineup = np.full((n, max_players), -1)
             lineup[:, 0], lineup[:, 1] = order, 1 - order     # 0 = greedy, 1 = random
             batches.append(Batch("skill", SKILL_PAIR, np.full(n, 2), ms, lineup, seed + 7_000_001 + np.arange(n)))
         return cls(tuple(batches), agent_key=seed)

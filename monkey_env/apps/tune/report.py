@@ -195,7 +195,11 @@ def write(summary: dict, out: str | Path) -> Path:
                 plot_validation(summary["validation"], figdir)]
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=_json_default))
     head = summary["headline"]
-    md = ["# Monkey Palace balance tune", "", *[f"- {x}" for x in head], ""]
+    game = summary.get("game") or {}
+    heading = f"{game.get('title', 'Game')} balance tune"
+    rule = (f"Score: {game['score_name']}; win rule: {game['win_rule']} (a shared first place counts 1/k to each "
+            "of k seats).") if game else ""
+    md = [f"# {heading}", "", rule, "", *[f"- {x}" for x in head], ""]
     for p in pictures:
         md += [f"![{p.stem}](figures/{p.name})", ""]
     for title, headers, rows in tables(summary):
@@ -204,10 +208,10 @@ def write(summary: dict, out: str | Path) -> Path:
         md.append("")
     md += ["## Method", "", summary["method"], ""]
     (out / "report.md").write_text("\n".join(md))
-    h = ["<!doctype html><html><head><meta charset='utf-8'><title>Monkey Palace balance tune</title>",
+    h = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(heading)}</title>",
          "<style>body{font-family:sans-serif;max-width:1300px;margin:auto}table{border-collapse:collapse;margin:1em 0}"
          "td,th{border:1px solid #ccc;padding:3px 8px;font-size:13px}img{max-width:100%}</style></head><body>",
-         "<h1>Monkey Palace balance tune</h1><ul>"]
+         f"<h1>{html.escape(heading)}</h1><p>{html.escape(rule)}</p><ul>"]
     h += [f"<li>{html.escape(x)}</li>" for x in head] + ["</ul>"]
     for p in pictures:
         b64 = base64.b64encode(p.read_bytes()).decode()

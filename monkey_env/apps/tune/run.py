@@ -10,7 +10,6 @@ from pathlib import Path
 
 from monkey_env.apps.tune import report as R
 from monkey_env.apps.tune.objective import TERMS
-from monkey_env.apps.tune.space import data_changes
 from monkey_env.apps.tune.study import Tuner, TuneSettings
 from monkey_env.apps.tune.validate import concat_tables, figures, fresh_plans, games_needed
 
@@ -70,15 +69,18 @@ def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: s
     header = (f"Tuned by `monkey-palace tune` (trial {best.number} of {len(ranked)}, seed {settings.seed}); "
               "an alternative data set, not the shipped default.\nSee report.md beside this folder.")
     configs = space.write_configs(tuned, out / "configs", header)
-    from monkey_env.monkey_palace.game_data import load_game_data
-    for m in settings.maps:                       # the folder loads as game data, every map
-        load_game_data(m, config_dir=configs)
+    part = settings.tune_part()
+    part.check_folder(configs, settings.maps)     # the folder loads as game data, every map
+    from monkey_env.games import game_spec
+
+    spec = game_spec(settings.game)
     summary = dict(
+        game=dict(name=spec.name, title=spec.title, score_name=spec.score_name, win_rule=spec.win_rule),
         settings=dict(tuner.study.user_attrs["settings"]), objective_config=space.objective.model_dump(),
         bands={str(k): v for k, v in tuner.bands.rounds.items()},
         trials=[_trial_row(t) for t in sorted(tuner.finished(), key=lambda t: t.number)],
         ranked=[_trial_row(t) for t in ranked], tuned_label=tuned_label, tuned=tuned,
-        changes=space.changes(tuned), data_changes=data_changes(space.data, space.apply(tuned)),
+        changes=space.changes(tuned), data_changes=part.data_changes(space.data, space.apply(tuned)),
         validation=validation, validation_repeats=repeats,
         seconds=dict(search=search_seconds, validation=validation_seconds,
                      trial_mean=sum(t.user_attrs["seconds"] for t in ranked) / len(ranked)),

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from monkey_env.apps.tune.objective import TERMS, Bands, Evaluation, GameTable, evaluate
-from monkey_env.apps.tune.space import Space
+from monkey_env.core.tuning import SpaceError
 
 SAMPLERS = ("tpe", "cmaes", "nsga2")
 STUDY_NAME = "tune"
@@ -33,8 +33,9 @@ STUDY_NAME = "tune"
 class TuneSettings:
     """What defines a tune's games and numbers (a resumed study must have the same)."""
 
-    space: str | None            # the space file (None: configs/tune/default_space.yaml)
+    space: str | None            # the space file (None: the game's default space file)
     config_dir: str | None       # the starting game data (None: the shipped configs/)
+    game: str = ""               # the --game name; its ``tune`` part (monkey_env.games) has the space
     players: tuple[int, ...] = (2, 4)
     maps: tuple[int, ...] = (1, 2, 3, 4)
     agents: tuple[str, ...] = ("greedy", "ppo-sample")
@@ -46,15 +47,31 @@ class TuneSettings:
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
 
-    def load_space(self) -> Space:
-        from monkey_env.monkey_palace.game_data import load_game_data
+    def tune_part(self):
+        """The game's ``tune`` part (monkey_env.games.PARTS); SpaceError when it has none."""
+        from monkey_env.games import game_spec
 
-        return Space.load(self.space, load_game_data(1, config_dir=self.config_dir))
+        spec = game_spec(self.game)
+        if not spec.has("tune"):
+            tunable = ", ".join(tunable_games()) or "none"
+            raise SpaceError(f"tune: {self.game} has no tune space (games with one: {tunable})")
+        return spec.load("tune")
+
+    def load_space(self):
+        return self.tune_part().load_space(self.space, self.config_dir)
 
     def plan(self):
         from monkey_env.apps.tune.play import TrialPlan
 
-        return TrialPlan.make(self.agents, self.players, self.maps, self.games, self.seed, self.skill_games)
+        return TrialPlan.make(self.agents, self.players, self.maps, self.games, self.seed, self.skill_games,
+                              max_players=self.tune_part().max_players())
+
+
+def tunable_games() -> list[str]:
+    """The registered games with a ``tune`` part."""
+    from monkey_env.games import GAMES
+
+    return [name for name, spec in GAMES.items() if spec.has("tune")]
 
 
 class EngineEvaluator:
@@ -62,12 +79,10 @@ class EngineEvaluator:
 
     def __init__(self, settings: TuneSettings, bands: Bands | None = None):
         from monkey_env.apps.tune.play import TrialRunner
-        from monkey_env.monkey_palace.jaxgame.env import jax_game_for
-        from monkey_env.monkey_palace.options import GameOptions
 
         self.settings = settings
         self.space = settings.load_space()
-        self.jg = jax_game_for(GameOptions(config_dir=settings.config_dir))
+        self.jg = settings.tune_part().jax_game(settings.config_dir)
         self.runner = TrialRunner(self.jg, settings.plan())
         self.bands = bands
 
@@ -95,7 +110,7 @@ class _RayWorker:
         return out
 
 
-def make_sampler(name: str, seed: int, space: Space, n_startup: int = 8):
+def make_sampler(name: str, seed: int, space, n_startup: int = 8):
     import optuna
 
     if name == "tpe":

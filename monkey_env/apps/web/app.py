@@ -2,12 +2,12 @@
 
 ``create_app(games_dir, db=None, reports_dir=None)`` returns the FastAPI application;
 ``monkey-palace serve`` runs it under uvicorn (monkey_env.apps.web.cli). docs/WEB.md describes
-every route. Each game is handled by its game's web module (``GAME_MODULES``, by the same name as
-``--game``): monkey_palace_web, shadow_theater_web, forbidden_city_web (same functions: options
-schema, new game, state with the decision, records, replay frames); a page draws a game with
-the view named by the state's ``game`` field (static/js/views/: Monkey Palace in 3-D, the
-others in 2-D SVG). Any other registered game with a ``text`` part is shown by generic_web: its
-text and its legal actions as buttons. A bot seat takes the agents the registry has for that game.
+every route. Each game is handled by its web module, the registry's ``web`` part, in the game's
+folder (monkey_env/<game>/apps/web.py; same functions: options schema, new game, state with the
+decision, records, replay frames); a page draws a game with the view its web module names
+(``VIEW``: scripts of its folder, served at /games/<game>/, named by /api/views/<game>).
+Any other registered game with a ``text`` part is shown by generic_web: its text and its legal
+actions as buttons. A bot seat takes the agents the registry has for that game.
 
 Requests for one game are served one at a time (its session lock); a move carries the number of
 decisions the client has seen (``expect``), so a move made from a stale tab is refused rather
@@ -17,7 +17,6 @@ than applied to a position its player never saw. Every move is saved before the 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import threading
 from collections import OrderedDict
@@ -32,11 +31,9 @@ from starlette.concurrency import run_in_threadpool
 from monkey_env.agents.registry import known_names, make_agent
 from monkey_env.apps.saves import load_game, open_doc, record_of
 from monkey_env.apps.web.store import GameStore, Session, StoreError, UnknownGame, new_id, now, write_json_atomic
+from monkey_env.games import DEFAULT_GAME
 
 STATIC = Path(__file__).parent / "static"
-GAME_MODULES = {"monkey_palace": "monkey_env.apps.web.monkey_palace_web",
-                "shadow_theater": "monkey_env.apps.web.shadow_theater_web",
-                "forbidden_city": "monkey_env.apps.web.forbidden_city_web"}
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024          # a record is a few kB, a save some tens of kB
 RECORD_ID_CHARS = 32
 PAGES = ("play", "replay", "results")
@@ -54,26 +51,53 @@ class ApiError(Exception):
         self.status, self.error, self.detail, self.extra = status, error, detail, extra
 
 
+GENERIC_VIEW = {"flat": True, "board": "/static/js/views/generic_view.js", "panel": "/static/js/views/generic_panel.js"}
+
+
 def web_games() -> list[str]:
-    """The games the browser app shows: those with a web module of their own, then every other
-    registered game with a ``text`` part (the generic view, generic_web)."""
+    """The games the browser app shows, in the registry's order: those with a ``web`` part (a web
+    module of their own) or a ``text`` part (the generic view, generic_web)."""
     from monkey_env.games import game_names, game_spec
 
-    return list(GAME_MODULES) + [n for n in game_names() if n not in GAME_MODULES and game_spec(n).has("text")]
+    return [n for n in game_names() if game_spec(n).has("web") or game_spec(n).has("text")]
 
 
 def game_module(name: str):
-    """A game's web module: its own, or the generic one made from its parts."""
-    if name in GAME_MODULES:
-        return importlib.import_module(GAME_MODULES[name])
+    """A game's web module: its own (the registry's ``web`` part), or the generic one made from its parts."""
+    from monkey_env.games import game_spec
+
     if name not in web_games():
         raise ApiError(422, "unknown_game", f"unknown game {name!r}; the browser app has {', '.join(web_games())}")
+    spec = game_spec(name)
+    if spec.has("web"):
+        return spec.load("web")
     from monkey_env.apps.web.generic_web import for_game
 
     return for_game(name)
 
 
-def agent_names(game: str = "monkey_palace") -> list[str]:
+def view_of(name: str) -> dict:
+    """The scripts of a game's browser view: its own (its web module's VIEW, served at /games/<name>/)
+    or the generic ones."""
+    module = game_module(name)
+    view = getattr(module, "VIEW", None)
+    if view is None:
+        return dict(GENERIC_VIEW)
+    return {"flat": bool(view["flat"]), "board": f"/games/{name}/{view['board']}", "panel": f"/games/{name}/{view['panel']}"}
+
+
+def view_script(name: str, file: str) -> Path:
+    """One script of a game's own view (a plain file of its STATIC_DIR), or a 404 naming what is missing."""
+    if name not in web_games():
+        raise ApiError(404, "unknown_game", f"unknown game {name!r}; the browser app has {', '.join(web_games())}")
+    folder = getattr(game_module(name), "STATIC_DIR", None)
+    path = Path(folder) / file if folder is not None else None
+    if path is None or "/" in file or "\\" in file or file.startswith(".") or not path.is_file():
+        raise ApiError(404, "no_file", f"the game {name!r} has no view file {file!r}")
+    return path
+
+
+def agent_names(game: str = DEFAULT_GAME) -> list[str]:
     """The agents a bot seat of ``game`` may be: the registry's built-in names for that game
     (never an import path)."""
     return known_names(game)
@@ -172,7 +196,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         return await run_in_threadpool(do_create, await _json_body(request))
 
     def do_create(body: dict):
-        name = body.get("game", "monkey_palace")
+        name = body.get("game", DEFAULT_GAME)
         module = game_module(name)
         try:
             game = module.new_game(body.get("options", {}))
@@ -362,7 +386,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         if row["engine"] != "reference":
             raise ApiError(422, "not_replayable", "this game was played on the JAX engine, whose deals and batched "
                            "agents the reference engine does not reproduce; replays are of reference-engine games")
-        name = tour.config.get("game", "monkey_palace")
+        name = tour.config.get("game", DEFAULT_GAME)   # tournaments of old builds
         if name != "monkey_palace":
             return other_arena_record(name, tour, tid, index, row)
         module = game_module("monkey_palace")
@@ -423,6 +447,14 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         return json.loads((reports / "balance" / "figures.json").read_text(encoding="utf-8"))
 
     # ------------------------------------------------------------------ pages and files
+    @app.get("/api/views/{name}")
+    def views(name: str):
+        return view_of(name)
+
+    @app.get("/games/{name}/{file}", include_in_schema=False)
+    def game_file(name: str, file: str):
+        return FileResponse(view_script(name, file))
+
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon():
         return Response(status_code=204)

@@ -2,8 +2,8 @@
 a browser's options checked against the few it may set, and an uploaded record's options
 refused when they name edited game data (a folder path).
 
-Monkey Palace's module (monkey_palace_web) keeps its own versions (maps, catalogues); the
-others (shadow_theater_web, forbidden_city_web) use these.
+Monkey Palace's web module (monkey_env/monkey_palace/apps/web.py) keeps its own versions (maps, catalogues); the
+other games' web modules (the registry's "web" parts) use these.
 """
 
 from __future__ import annotations

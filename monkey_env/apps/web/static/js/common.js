@@ -59,28 +59,13 @@ export function nameSuffix(seats, i) {
   return name ? `: ${name}` : "";
 }
 
-// The 2-D games: their board view (a BoardView class, SVG) and side panels, by game name.
-const FLAT_VIEWS = {
-  shadow_theater: ["/static/js/views/shadow_theater_2d.js", "/static/js/views/shadow_theater_panel.js"],
-  forbidden_city: ["/static/js/views/forbidden_city_2d.js", "/static/js/views/forbidden_city_panel.js"],
-};
-
-/** The per-game view and panels, by the state's ``game`` field: Monkey Palace's 3-D view, or a
- *  2-D one (the generic one for a game without its own) (``flat: true``: ``new board.BoardView(container, {onAction})``, ``render(state, opts)``). */
+/** A game's board view and side panel, by the state's ``game`` field, from the scripts the server
+ *  names for it (``/api/views/<game>``: the game's own, served from its folder, or the generic ones
+ *  showing its text and legal actions). ``flat: true``: a 2-D view (``new board.BoardView(container,
+ *  {onAction})``, ``render(state, opts)``); otherwise a 3-D one. */
 export async function viewsFor(game) {
-  if (game === "monkey_palace") {
-    return {
-      board: await import("/static/js/views/monkey_palace_3d.js"),
-      panel: await import("/static/js/views/monkey_palace_panel.js"),
-    };
-  }
-  if (Object.hasOwn(FLAT_VIEWS, game)) {
-    const [board, panel] = FLAT_VIEWS[game];
-    return { flat: true, board: await import(board), panel: await import(panel) };
-  }
-  // any other game: its text and its legal actions as buttons (apps/web/generic_web.py)
-  return { flat: true, board: await import("/static/js/views/generic_view.js"),
-           panel: await import("/static/js/views/generic_panel.js") };
+  const view = await api(`/api/views/${encodeURIComponent(game)}`);
+  return { flat: view.flat, board: await import(view.board), panel: await import(view.panel) };
 }
 
 export function nav(active) {

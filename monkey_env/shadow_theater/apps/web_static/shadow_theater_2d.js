@@ -2,7 +2,7 @@
 // and the monkeys; the reserve; each seat's supply, Lanterns, scroll and hand of weapon cards.
 // A person's legal decisions are drawn where they happen: a free space (place a monkey, or send
 // the King there), a location's monkeys (collect them), a card of the hand (play it), a Scroll
-// tile drawn (keep it). Everything comes from the server's state (shadow_theater_web.py).
+// tile drawn (keep it). Everything comes from the server's state (apps/web.py of its folder).
 
 import { board, clickable, lines, s, tip, wrap } from "/static/js/views/svg.js";
 

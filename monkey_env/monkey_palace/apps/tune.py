@@ -1,4 +1,4 @@
-"""The search space of a balance tune: which numbers of the game data may change, within what
+"""Monkey Palace's balance-tune space (its ``tune`` part): which numbers of the game data may change, within what
 bounds, read from a YAML file and validated before anything is played.
 
     numbers:
@@ -36,12 +36,13 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
+from pydantic import ValidationError
 
-from monkey_env.apps.tune.objective import ObjectiveConfig
+from monkey_env.core.tuning import Bound, SpaceError, SpaceFile, read_space_file, short_error
 from monkey_env.monkey_palace.config import PILE_IDS, BoardsConfig, CardsConfig, TrayConfig
 from monkey_env.monkey_palace.game_data import GameData
 
+GAME = "monkey_palace"
 ELEMENTS = ("arches", "bricks", "columns")
 TROPHIES = ("monkey", "butterfly", "frog")
 NUMBER_FORMS = ("cards.<pile>.<k>.bananas", "cards.<pile>.bananas_shift",
@@ -50,33 +51,6 @@ NUMBER_FORMS = ("cards.<pile>.<k>.bananas", "cards.<pile>.bananas_shift",
 # What a tuned number may be, beyond the data's own rules: a card's Banana Points and a starting
 # supply are never negative; points stay within what the game's scale makes sense of.
 RANGES = {"bananas": (0, 20), "starting": (0, 20), "bonus": (0, 20), "trophy": (-10, 10)}
-
-
-class SpaceError(ValueError):
-    """A space file that cannot be used; the message names the file, the number and the problem."""
-
-
-class Bound(BaseModel):
-    """One number that may change, and its integer bounds (both included)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    number: str = Field(description="which number, one of NUMBER_FORMS")
-    low: StrictInt
-    high: StrictInt
-
-    @model_validator(mode="after")
-    def _ordered(self) -> Bound:
-        if self.low >= self.high:
-            raise ValueError(f"{self.number}: low ({self.low}) must be below high ({self.high})")
-        return self
-
-
-class SpaceFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    game: str = "monkey_palace"
-    description: str = ""
-    numbers: list[Bound] = Field(min_length=1)
-    objective: ObjectiveConfig = ObjectiveConfig()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -97,8 +71,8 @@ class Space:
     """The validated space over one starting data set (the shipped configs/ or --config-dir)."""
 
     def __init__(self, spec: SpaceFile, data: GameData, source: str = "<space>"):
-        if spec.game != "monkey_palace":
-            raise SpaceError(f"{source}: game {spec.game!r}: only monkey_palace has a tunable space")
+        if spec.game and spec.game != GAME:
+            raise SpaceError(f"{source}: game {spec.game!r}: this is the space of {GAME}")
         self.spec, self.data, self.source = spec, data, source
         self.objective = spec.objective
         seen: set[str] = set()
@@ -116,24 +90,14 @@ class Space:
                 self.apply(candidate)
             except (ValidationError, ValueError) as e:
                 raise SpaceError(f"{source}: with every number at its {side} bound the game data is invalid: "
-                                 f"{_short(e)}") from None
+                                 f"{short_error(e)}") from None
 
     # ------------------------------------------------------------ reading
     @classmethod
     def load(cls, path: str | Path | None, data: GameData) -> Space:
         """The space of a YAML file (None: configs/tune/default_space.yaml)."""
         path = Path(path) if path else default_space_path()
-        try:
-            raw = yaml.safe_load(path.read_text())
-        except FileNotFoundError:
-            raise SpaceError(f"space file not found: {path}") from None
-        except yaml.YAMLError as e:
-            raise SpaceError(f"{path}: not valid YAML: {e}") from None
-        try:
-            spec = SpaceFile.model_validate(raw if raw is not None else {})
-        except ValidationError as e:
-            raise SpaceError(f"{path}: {_short(e)}") from None
-        return cls(spec, data, str(path))
+        return cls(read_space_file(path), data, str(path))
 
     def _resolve(self, b: Bound) -> Number:
         parts = b.number.split(".")
@@ -284,12 +248,6 @@ def default_space_path() -> Path:
     return shipped_configs_path() / "tune" / "default_space.yaml"
 
 
-def _short(e: Exception) -> str:
-    if isinstance(e, ValidationError):
-        return "; ".join(f"{'.'.join(str(x) for x in err['loc']) or 'file'}: {err['msg']}" for err in e.errors())
-    return str(e)
-
-
 def data_changes(before: GameData, after: GameData) -> list[dict]:
     """Every number of cards.yaml, boards.yaml and tray.yaml that differs: file, where, values."""
     out = []
@@ -311,3 +269,45 @@ def data_changes(before: GameData, after: GameData) -> list[dict]:
         if a != b:
             out.append(dict(file="tray.yaml", where=f"trophies {t}", start=a, tuned=b))
     return out
+
+
+class MonkeyPalaceTune:
+    """The ``tune`` part: what monkey_env/apps/tune asks of a game (monkey_env.games.PARTS)."""
+
+    Space = Space
+    default_space_path = staticmethod(default_space_path)
+    data_changes = staticmethod(data_changes)
+    has_maps = True               # the seat games are played on every map of --maps
+
+    @staticmethod
+    def load_data(config_dir: str | None, map_id: int = 1) -> GameData:
+        from monkey_env.monkey_palace.game_data import load_game_data
+
+        return load_game_data(map_id, config_dir=config_dir)
+
+    @staticmethod
+    def load_space(path: str | None, config_dir: str | None) -> Space:
+        return Space.load(path, MonkeyPalaceTune.load_data(config_dir))
+
+    @staticmethod
+    def jax_game(config_dir: str | None):
+        """The JAX engine whose params(values=...) take Space.values (traced: compiled once)."""
+        from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+        from monkey_env.monkey_palace.options import GameOptions
+
+        return jax_game_for(GameOptions(config_dir=config_dir))
+
+    @staticmethod
+    def max_players() -> int:
+        from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS
+
+        return MAX_PLAYERS
+
+    @staticmethod
+    def check_folder(folder, maps) -> None:
+        """A written configs/ folder loads as game data (every map asked); raises when not."""
+        for m in maps:
+            MonkeyPalaceTune.load_data(str(folder), m)
+
+
+TUNE = MonkeyPalaceTune()

@@ -2,7 +2,7 @@
 // Banana Points, trophies), the tray, the Monkey Card piles (buttons: only legal ones enabled when
 // it is a person's decision) and the final scores.
 
-import { SEAT_COLOURS } from "/static/js/views/monkey_palace_colours.js";
+import { SEAT_COLOURS } from "./monkey_palace_colours.js";
 import { el, nameSuffix, seatLabel, seatName } from "/static/js/common.js";
 
 const COLOUR_WORDS = { multi: "multicolour", light: "light green", dark: "dark green", gold: "gold" };

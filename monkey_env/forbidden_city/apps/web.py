@@ -1,6 +1,6 @@
 """Forbidden City in the browser: its reference engine seen as JSON (state, decision, replay frames).
 
-The pages draw the city in 2-D (static/js/views/forbidden_city_2d.js), as ``render.py`` does:
+The pages draw the city in 2-D (web_static/forbidden_city_2d.js), as ``render.py`` does:
 each laid tile's four quarters tinted by their floor colour (strong once their room is closed),
 its walls, doors and diagonal wall, its advisors in the owner's colour and its dragons, the
 Imperial Palace and the gardens. A person lays the tile in hand by choosing a rotation (the held
@@ -16,6 +16,8 @@ never a ``config_dir`` (neither in a new game nor in an uploaded record).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from monkey_env.apps.web.web_options import WebInputError, check_shipped_data, make_options, schema_of
 from monkey_env.forbidden_city.engine import ROTATIONS, Game
 from monkey_env.forbidden_city.geometry import COLOURS, SIDE_NAMES, node_id
@@ -23,6 +25,10 @@ from monkey_env.forbidden_city.options import ForbiddenCityOptions
 
 NAME = "forbidden_city"
 TITLE = "Forbidden City"
+# The browser's view of the game (its city in 2-D SVG): scripts of web_static/, which the generic app serves
+# at /games/forbidden_city/ (its /api/views/forbidden_city names them; static/js/common.js viewsFor loads them).
+STATIC_DIR = Path(__file__).parent / "web_static"
+VIEW = {"flat": True, "board": "forbidden_city_2d.js", "panel": "forbidden_city_panel.js"}
 WEB_OPTIONS = ("players", "start_side", "ending", "seed")
 
 

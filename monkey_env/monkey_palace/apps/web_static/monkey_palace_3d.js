@@ -9,8 +9,8 @@
 
 import * as THREE from "three";
 import { OrbitControls } from "/static/vendor/three/OrbitControls.js";
-import { ARCH, BRICK, COLUMN, DECO, GROUND, HEADING, NEUTRAL, SEAT_COLOURS } from "/static/js/views/monkey_palace_colours.js";
-import { PalaceMap } from "/static/js/views/monkey_palace_map.js";
+import { ARCH, BRICK, COLUMN, DECO, GROUND, HEADING, NEUTRAL, SEAT_COLOURS } from "./monkey_palace_colours.js";
+import { PalaceMap } from "./monkey_palace_map.js";
 
 export const BRICK_H = 1.2;
 const STUD_R = 0.3, STUD_H = 0.17, ARCH_OPEN = 0.66;

@@ -1,6 +1,6 @@
 """The Shadow Theater in the browser: its reference engine seen as JSON (state, decision, replay frames).
 
-The pages draw it in 2-D (static/js/views/shadow_theater_2d.js): the three locations with their
+The pages draw it in 2-D (web_static/shadow_theater_2d.js): the three locations with their
 spaces, the Monkey King and the monkeys; the reserve; each seat's supply, hand, scroll, points if
 the round ended now and Lanterns. A person's decision is offered where it is drawn: a free space
 of a location (place a monkey there, or send the King there), a location's monkeys (collect
@@ -16,6 +16,8 @@ ones: never a ``config_dir``, neither in a new game nor in an uploaded record).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from monkey_env.apps.web.web_options import WebInputError, check_shipped_data, make_options, schema_of
 from monkey_env.shadow_theater.actions import (
@@ -38,6 +40,10 @@ from monkey_env.shadow_theater.options import ShadowTheaterOptions
 
 NAME = "shadow_theater"
 TITLE = "The Shadow Theater"
+# The browser's view of the game (its board in 2-D SVG): scripts of web_static/, which the generic app serves
+# at /games/shadow_theater/ (its /api/views/shadow_theater names them; static/js/common.js viewsFor loads them).
+STATIC_DIR = Path(__file__).parent / "web_static"
+VIEW = {"flat": True, "board": "shadow_theater_2d.js", "panel": "shadow_theater_panel.js"}
 WEB_OPTIONS = ("players", "seed")
 PHASES = {DRAFT: "DRAFT", TURN: "TURN", KING_MOVE: "KING_MOVE", OVER: "GAME_OVER"}
 PHASE_WORDS = {DRAFT: "keep one of your two Scroll tiles", TURN: "play cards (if any), then place or collect",

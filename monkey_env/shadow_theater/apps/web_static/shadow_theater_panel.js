@@ -3,7 +3,7 @@
 
 import { el, nameSuffix } from "/static/js/common.js";
 import * as common from "/static/js/views/panel2d.js";
-import { SEAT_COLOURS } from "/static/js/views/shadow_theater_2d.js";
+import { SEAT_COLOURS } from "./shadow_theater_2d.js";
 
 export const PILES_TITLE = null;            // no Monkey Card piles
 

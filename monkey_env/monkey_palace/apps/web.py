@@ -13,6 +13,8 @@ a map file), neither in a new game nor in an uploaded record.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from monkey_env.monkey_palace.actions import N_PILES, Phase
@@ -24,6 +26,10 @@ from monkey_env.monkey_palace.save_format import RecordModel, SaveModel, describ
 
 NAME = "monkey_palace"
 TITLE = "Monkey Palace"
+# The browser's view of the game (its palace in 3-D): scripts of web_static/, which the generic app serves
+# at /games/monkey_palace/ (its /api/views/monkey_palace names them; static/js/common.js viewsFor loads them).
+STATIC_DIR = Path(__file__).parent / "web_static"
+VIEW = {"flat": False, "board": "monkey_palace_3d.js", "panel": "monkey_palace_panel.js"}
 MAPS = ("1", "2", "3", "4")
 # The options a browser may set; the rest (game data paths, the environments' settings) stay default.
 WEB_OPTIONS = ("players", "map", "butterfly", "frog", "seed", "monkey_move", "butterfly_rule", "end_trigger",

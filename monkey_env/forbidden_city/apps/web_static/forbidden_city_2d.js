@@ -5,7 +5,7 @@
 //
 // A person lays the tile in hand: choose its rotation (the four drawn beside the board, or R /
 // Shift+R), then click a highlighted cell; hovering an empty cell shows the tile there. The
-// choices come from the server (forbidden_city_web.py): the legal (cell, rotation) pairs and
+// choices come from the server (apps/web.py of its folder): the legal (cell, rotation) pairs and
 // the empty cells next to the city, where a click that the rules refuse is explained.
 
 import { board, clickable, s, tip } from "/static/js/views/svg.js";

@@ -3,7 +3,7 @@
 
 import { el, nameSuffix } from "/static/js/common.js";
 import * as common from "/static/js/views/panel2d.js";
-import { SEAT, tileIcon } from "/static/js/views/forbidden_city_2d.js";
+import { SEAT, tileIcon } from "./forbidden_city_2d.js";
 
 export const PILES_TITLE = null;            // no Monkey Card piles
 

@@ -9,7 +9,7 @@
 // setMarker, showPreview, clearPreview, settled, screenOf), so play.js and replay.js use either.
 
 import { el } from "/static/js/common.js";
-import { ARCH, BRICK, COLUMN, DECO, GROUND, HEADING, NEUTRAL, SEAT_COLOURS } from "/static/js/views/monkey_palace_colours.js";
+import { ARCH, BRICK, COLUMN, DECO, GROUND, HEADING, NEUTRAL, SEAT_COLOURS } from "./monkey_palace_colours.js";
 import { clickable, s, tip } from "/static/js/views/svg.js";
 
 export const NO_WEBGL = "This browser has no WebGL: showing the palace from above.";
