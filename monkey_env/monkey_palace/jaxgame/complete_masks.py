@@ -1,0 +1,230 @@
+"""The complete build action's masks in JAX: which anchors, which next arches, finish.
+
+The same answers as staircases.BuildSearch (its masks are the truth; tests compare them on
+positions of real games), computed as docs/ENVIRONMENTS.md ("The complete action in the JAX
+engine") derives them:
+
+- A far leg moves 3 studs, so a staircase stays on its anchor's lattice class (x mod 3,
+  y mod 3); the plate is held as 9 class grids of 11 x 11 lattice points, and an arch is one
+  step on a grid.
+- Loop erasure: an unattached prefix is completable exactly when some walk from its cursor
+  that avoids the prefix's lattice points (not its own) attaches within the budgets, so the
+  search is a table, not a tree: ``V[heading in, level, columns left, point]`` = the fewest
+  bricks of an attaching extension, one arch per iteration.
+- Budgets as columns left and bricks used: a staircase fits when its stacks, columns used
+  first, need at most the bricks held; a column saves 3 bricks wherever it stands, so per
+  extension the bricks needed with ``c`` columns left are additive once ``c`` is part of the
+  state (the reference's two budgets, units and remainders, say the same).
+- Three levels per arch: an arch stands at its least level (above the last, over its middle,
+  on its far knob) or one or two above it; higher ones only cost more.
+- Sizes are static, from a cap on the units a player holds (``max_units``): a ground landing
+  at level l has cost at least 2l - 1 units, so levels stop at (max_units + 1) // 2; columns
+  left stop at max_units // 3. A player holding more is past the cap: ``beyond_cap`` says so,
+  and the engine must refuse it by name, never guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, heading_step
+
+SPAN = 3                      # studs per arch: the lattice step
+GRID = -(-BOARD_SIZE // SPAN)  # lattice points per class and axis (11)
+_OFF = 100                    # clearance and height off the plate: no arch stands there
+
+
+@dataclass(frozen=True)
+class Caps:
+    """Static sizes of the tables, from the most units (bricks + 3 columns) a player holds."""
+
+    max_units: int = 16
+    column_units: int = 3
+
+    @property
+    def top_level(self) -> int:
+        """The highest level a ground landing can afford: 2 l - 1 <= max_units."""
+        return (self.max_units + 1) // 2
+
+    @property
+    def levels(self) -> int:
+        """Level axis: index i is level i - 1 (level -1: the anchor, before arch 1)."""
+        return self.top_level + 2
+
+    @property
+    def columns(self) -> int:
+        return self.max_units // self.column_units + 1
+
+    @property
+    def big(self) -> int:
+        """More bricks than any player holds within the cap (int8: big + big < 128)."""
+        return self.max_units + 1
+
+    @property
+    def depth(self) -> int:
+        """Most arches of an extension: k unattached arches cost 0 + 1 + ... + (k - 1) units."""
+        k = 1
+        while (k + 1) * k // 2 <= self.max_units:
+            k += 1
+        return k + 1
+
+
+def beyond_cap(supply, caps: Caps):
+    """The player holds more units than the tables are sized for."""
+    return supply[1] + caps.column_units * supply[2] > caps.max_units
+
+
+# ------------------------------------------------------------------ the plate as lattice classes
+def to_classes(plane, fill):
+    """(32, 32) [y, x] -> (9, 11, 11) [class, j, i]: class (y % 3) * 3 + x % 3, point (x // 3, y // 3)."""
+    n = GRID * SPAN
+    p = jnp.pad(plane, ((0, n - BOARD_SIZE), (0, n - BOARD_SIZE)), constant_values=fill)
+    return p.reshape(GRID, SPAN, GRID, SPAN).transpose(1, 3, 0, 2).reshape(SPAN * SPAN, GRID, GRID)
+
+
+def from_classes(classes):
+    """The inverse of to_classes: (9, 11, 11) -> (32, 32)."""
+    n = GRID * SPAN
+    p = classes.reshape(SPAN, SPAN, GRID, GRID).transpose(2, 0, 3, 1).reshape(n, n)
+    return p[:BOARD_SIZE, :BOARD_SIZE]
+
+
+def edge_planes(height, clearance, rest_ok):
+    """Per heading h, for an arch from every stud: ``need`` (its least level: the middles'
+    clearance and the far knob's height), ``under`` (the far knob's height) and ``ok`` (the far
+    knob can carry a leg, on the plate), each (4, 32, 32) int16 / bool [h, y, x]."""
+    h_p = jnp.pad(height.astype(jnp.int16), SPAN, constant_values=_OFF)
+    c_p = jnp.pad(clearance.astype(jnp.int16), SPAN, constant_values=_OFF)
+    r_p = jnp.pad(rest_ok, SPAN, constant_values=False)
+
+    def at(plane, h, i):
+        sx, sy = heading_step(h)
+        return plane[SPAN + i * sy: SPAN + i * sy + BOARD_SIZE, SPAN + i * sx: SPAN + i * sx + BOARD_SIZE]
+
+    under = jnp.stack([at(h_p, h, SPAN) for h in range(4)])
+    need = jnp.stack([jnp.maximum(jnp.maximum(at(c_p, h, 1), at(c_p, h, 2)), at(h_p, h, SPAN)) for h in range(4)])
+    ok = jnp.stack([at(r_p, h, SPAN) for h in range(4)])
+    return need, under, ok
+
+
+def _landing(table, h):
+    """table[..., j + dy, i + dx] (big off the grid): the value at the point an arch heading h reaches."""
+    sx, sy = heading_step(h)
+    pad = [(0, 0)] * (table.ndim - 2) + [(1, 1), (1, 1)]
+    p = jnp.pad(table, pad, constant_values=jnp.iinfo(table.dtype).max)
+    g = table.shape[-1]
+    return p[..., 1 + sy: 1 + sy + g, 1 + sx: 1 + sx + g]
+
+
+# ------------------------------------------------------------------ the table
+def _shift_columns(plane, s: int):
+    """plane[max(c - s, 0)] for every c: the columns left after stacks that hold s more slots."""
+    if s == 0:
+        return plane
+    C = plane.shape[0]
+    s = min(s, C)
+    return jnp.concatenate([jnp.broadcast_to(plane[:1], (s,) + plane.shape[1:]), plane[:C - s]])
+
+
+def _attaching_arch(need, under, ok, caps: Caps):
+    """(levels, columns, *grid) int8: the fewest bricks of a rise and one arch that lands on an
+    element (heading fixed: its planes ``need``, ``under``, ``ok`` are (*grid)), from a cursor at
+    each level with each count of columns left. The least level, or one or two above it: a level
+    three higher costs three more units and leaves every stack's remainder as it was."""
+    L, C, big, cu = caps.levels, caps.columns, caps.big, caps.column_units
+    nd = need.ndim
+    lev = jnp.asarray(np.arange(L) - 1, jnp.int16).reshape((L,) + (1,) * nd)
+    cols = jnp.asarray(np.arange(C), jnp.int8).reshape((1, C) + (1,) * nd)
+    value = jnp.full((L, C) + need.shape, big, jnp.int8)
+    for extra in range(3):
+        lv = jnp.maximum(lev + 1, need) + extra          # int16 first: tall palaces
+        rise, support = lv - lev - 1, lv - under
+        units = jnp.minimum(rise + support, 2 * big).astype(jnp.int8)[:, None]
+        slots = jnp.minimum(rise // cu + support // cu, C).astype(jnp.int8)[:, None]
+        value = jnp.minimum(value, units - cu * jnp.minimum(slots, cols))
+    return jnp.where(ok & (under > 0), jnp.minimum(value, big), big).astype(jnp.int8)
+
+
+def _grounded_arch(need, under, ok, arrive, caps: Caps):
+    """(levels, columns, *grid) int8: the fewest bricks of a rise, one arch that lands on open
+    ground (heading fixed, as in _attaching_arch) and the best extension from there, whose
+    values ``arrive`` (levels, columns, *grid) are by the landing state's level and columns.
+
+    The rise is any stack, decomposed: 0-2 bricks, then slots of 3 units each (a column while
+    any is left, 3 bricks after: a column never saves less than the bricks it replaces), so the
+    rises are a scan down the level axis rather than a choice per level."""
+    L, C, big, cu, top = caps.levels, caps.columns, caps.big, caps.column_units, caps.top_level
+    grid = need.shape
+    col = np.arange(C)
+    ground = ok & (under == 0)
+    rows = []
+    for i in range(L):           # no rise: the arch stands at level i (the cursor's level + 1)
+        if i > top:
+            rows.append(jnp.full((C,) + grid, big, jnp.int8))
+            continue
+        s = i // cu              # the far support's slots
+        cost = np.minimum(i - cu * np.minimum(s, col), big).astype(np.int8).reshape((C,) + (1,) * len(grid))
+        rows.append(jnp.where(ground & (need <= i), jnp.minimum(cost + _shift_columns(arrive[i + 1], s), big), big))
+    slot = [None] * (L + cu)
+    for i in reversed(range(L)):  # ... after a rise of whole slots
+        above = slot[i + cu]
+        if above is None:
+            slot[i] = rows[i]
+            continue
+        step = jnp.concatenate([jnp.minimum(above[:1] + cu, big), above[:-1]])
+        slot[i] = jnp.minimum(rows[i], step)
+    out = []
+    for i in range(L):            # ... after 0, 1 or 2 bricks more
+        best = slot[i]
+        for m in range(1, cu):
+            if i + m < L:
+                best = jnp.minimum(best, jnp.minimum(slot[i + m] + m, big))
+        out.append(best)
+    return jnp.stack(out)
+
+
+def extension_table(need, under, ok, arches, caps: Caps, obstacles=None):
+    """V (5, levels, columns, *grid) int8: the fewest bricks of an attaching extension of at most
+    ``arches`` arches from a cursor at each point, reached heading 0-3 (index 4: no heading yet,
+    the anchor), at each level with each count of columns left (``caps.big``: none fits).
+    ``need``/``under``/``ok``: (4, *grid) per first heading; ``obstacles`` (*grid) bool: points
+    no arch may land on (the prefix's, by loop erasure)."""
+    if obstacles is not None:
+        ok = ok & ~obstacles[None]
+    L, C, big = caps.levels, caps.columns, caps.big
+    grid = need.shape[1:]
+    attaching = [_attaching_arch(need[h], under[h], ok[h], caps) for h in range(4)]   # the same every arch
+
+    def by_arrival(g):
+        """From per-first-heading values to per-arrival heading: no reversal (rule H)."""
+        ins = [jnp.minimum(jnp.minimum(g[h], g[(h + 1) % 4]), g[(h + 3) % 4]) for h in range(4)]
+        return jnp.stack(ins + [g.min(0)])
+
+    def more(carry):
+        i, v, _ = carry
+        g = jnp.stack([jnp.minimum(attaching[h], _grounded_arch(need[h], under[h], ok[h], _landing(v[h], h), caps))
+                       for h in range(4)])
+        w = by_arrival(g)
+        return i + 1, w, (w != v).any()
+
+    v = jnp.full((5, L, C) + grid, big, jnp.int8)
+    # One arch more per iteration; stop when a table is the last one's (no longer extension helps).
+    _, v, _ = jax.lax.while_loop(lambda c: (c[0] < jnp.minimum(arches, caps.depth)) & c[2], more,
+                                 (jnp.int32(0), v, jnp.asarray(True)))
+    return v
+
+
+# ------------------------------------------------------------------ the masks
+def anchor_mask(height, clearance, rest_ok, anchor_ok, supply, caps: Caps):
+    """(32, 32) bool: some legal staircase starts at the stud (BuildSearch.legal_anchors)."""
+    arches, bricks, columns = supply[0], supply[1], supply[2]
+    need, under, ok = edge_planes(height, clearance, rest_ok)
+    cls = lambda planes, fill: jax.vmap(lambda p: to_classes(p, fill))(planes)
+    v = extension_table(cls(need, _OFF), cls(under, _OFF), cls(ok, False), arches, caps)
+    c = jnp.minimum(columns, caps.columns - 1)
+    fewest = from_classes(v[4, 0, c])
+    return anchor_ok & (fewest <= bricks) & (arches > 0)
