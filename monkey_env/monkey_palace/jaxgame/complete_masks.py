@@ -193,8 +193,8 @@ def extension_table(need, under, ok, arches, caps: Caps, obstacles=None):
     the anchor), at each level with each count of columns left (``caps.big``: none fits).
     ``need``/``under``/``ok``: (4, *grid) per first heading; ``obstacles`` (*grid) bool: points
     no arch may land on (the prefix's, by loop erasure)."""
-    if obstacles is not None:
-        ok = ok & ~obstacles[None]
+    if obstacles is not None:   # the far leg's point, one step on from the near leg's
+        ok = ok & ~jnp.stack([_landing(obstacles.astype(jnp.int8), h) != 0 for h in range(4)])
     L, C, big = caps.levels, caps.columns, caps.big
     grid = need.shape[1:]
     attaching = [_attaching_arch(need[h], under[h], ok[h], caps) for h in range(4)]   # the same every arch
@@ -228,3 +228,55 @@ def anchor_mask(height, clearance, rest_ok, anchor_ok, supply, caps: Caps):
     c = jnp.minimum(columns, caps.columns - 1)
     fewest = from_classes(v[4, 0, c])
     return anchor_ok & (fewest <= bricks) & (arches > 0)
+
+
+def _class_of(planes, k):
+    """(n, 32, 32) -> (n, 11, 11): the lattice class k of each plane."""
+    return jax.vmap(lambda p: to_classes(p, p.dtype.type(0) if p.dtype != bool else False)[k])(planes)
+
+
+def next_step_mask(height, clearance, rest_ok, supply, prefix, n_rises: int, caps: Caps, avoid_prefix: bool = True):
+    """((4, n_rises) bool, () bool): the arches (heading, rise) after which a legal staircase can
+    still be finished, and whether the staircase built so far may finish, as
+    BuildSearch.next_steps and can_finish. ``prefix``: a dict of the prefix's ``x``, ``y``,
+    ``heading`` (-1 before arch 1), ``level`` (-1 before arch 1), ``arches``, ``units``,
+    ``remainder`` (as Prefix), ``attached`` and ``covered`` ((32, 32) bool: studs it covers).
+    ``avoid_prefix=False`` forgets the prefix's points in the search (the tests show it matters)."""
+    arches, bricks, columns = supply[0], supply[1], supply[2]
+    cu = caps.column_units
+    most = bricks + cu * columns
+    x, y, level, covered = prefix["x"], prefix["y"], prefix["level"], prefix["covered"]
+    rises = jnp.arange(n_rises)
+    lv = level + 1 + rises                                    # (R,) the arch's level per rise
+    need, under, ok = edge_planes(height, clearance, rest_ok)
+    # Unattached: the children that land on the ground need an extension avoiding the prefix's
+    # points, on the cursor's lattice class only (loop erasure).
+    k = (y % SPAN) * SPAN + x % SPAN
+    table = extension_table(_class_of(need, k), _class_of(under, k), _class_of(ok, k),
+                            arches - prefix["arches"] - 1, caps,
+                            obstacles=_class_of(covered[None], k)[0] if avoid_prefix else None)
+    steps = []
+    for h in range(4):
+        sx, sy = heading_step(h)
+        cells = [(x + t * sx, y + t * sy) for t in (1, 2, 3)]
+        on = jnp.all(jnp.asarray([(0 <= cx) & (cx < BOARD_SIZE) & (0 <= cy) & (cy < BOARD_SIZE) for cx, cy in cells]))
+        at = lambda plane, c: plane[jnp.clip(c[1], 0, BOARD_SIZE - 1), jnp.clip(c[0], 0, BOARD_SIZE - 1)]
+        free = on & ~(at(covered, cells[0]) | at(covered, cells[1]) | at(covered, cells[2]))
+        back = (prefix["heading"] >= 0) & ((h - prefix["heading"]) % 4 == 2)
+        far_h = at(height, cells[2]).astype(jnp.int32)
+        middle = jnp.maximum(at(clearance, cells[0]), at(clearance, cells[1])).astype(jnp.int32)
+        legal = free & ~back & (prefix["arches"] < arches) & at(rest_ok, cells[2]) & (middle <= lv) & (far_h <= lv)
+        support = lv - far_h
+        units = prefix["units"] + rises + support
+        remainder = prefix["remainder"] + rises % cu + support % cu
+        legal &= (units <= most) & (remainder <= bricks)
+        # Budgets left as columns left and bricks left (columns first, see the module's docstring).
+        slots = (units - remainder) // cu
+        c_left = jnp.maximum(columns - slots, 0)
+        b_left = bricks - remainder - cu * jnp.maximum(slots - columns, 0)
+        row = jnp.clip(lv + 1, 0, caps.levels - 1)
+        later = table[h, row, jnp.clip(c_left, 0, caps.columns - 1), y // SPAN + sy, x // SPAN + sx]
+        grounded = (lv <= caps.top_level) & (later.astype(jnp.int32) <= b_left)
+        steps.append(legal & (prefix["attached"] | (far_h > 0) | grounded))
+    finish = (prefix["arches"] > 0) & prefix["attached"]
+    return jnp.stack(steps), finish
