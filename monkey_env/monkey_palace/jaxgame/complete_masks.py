@@ -44,6 +44,7 @@ class Caps:
 
     max_units: int = 16
     column_units: int = 3
+    max_arches: int = 20       # arches a player holds (and so of one staircase: the State's arch slots)
 
     @property
     def top_level(self) -> int:
@@ -74,8 +75,8 @@ class Caps:
 
 
 def beyond_cap(supply, caps: Caps):
-    """The player holds more units than the tables are sized for."""
-    return supply[1] + caps.column_units * supply[2] > caps.max_units
+    """The player holds more units (or arches) than the tables are sized for."""
+    return (supply[1] + caps.column_units * supply[2] > caps.max_units) | (supply[0] > caps.max_arches)
 
 
 # ------------------------------------------------------------------ the plate as lattice classes
