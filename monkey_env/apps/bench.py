@@ -71,7 +71,7 @@ def bench_jax(jg, batch: int, players: int, seed: int, max_seconds: float = 120.
     seconds = time.perf_counter() - t0
     state_bytes = sum(x.nbytes for x in jax.tree_util.tree_leaves(states)) / batch
     return {"engine": "jax", "players": players, "batch": batch, "decisions": decisions, "steps": steps,
-            "seconds": seconds, "decisions_per_second": decisions / seconds, "build_action": "catalogue",
+            "seconds": seconds, "decisions_per_second": decisions / seconds, "build_action": jg.build_action,
             # whole games: the batch plays from its deal to the end, every game at once
             "games_per_second": ended / seconds if ended == batch else None,
             "compile_and_first_step_seconds": compile_and_first, "state_bytes_per_game": state_bytes}
