@@ -42,9 +42,10 @@ def timed(f, args, repeats: int) -> tuple[float, float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--max-units", type=int, default=16)
+    ap.add_argument("--max-columns", type=int, default=None)
     ap.add_argument("--batches", type=int, nargs="+", default=[1, 256])
     args = ap.parse_args()
-    caps = cm.Caps(args.max_units)
+    caps = cm.Caps(args.max_units, max_columns=args.max_columns)
     anchors, prefixes = [], []
     rng = np.random.default_rng(0)
     for palace, held, _ in POSITIONS:

@@ -45,6 +45,7 @@ class Caps:
     max_units: int = 16
     column_units: int = 3
     max_arches: int = 20       # arches a player holds (and so of one staircase: the State's arch slots)
+    max_columns: int | None = None   # columns a player holds (None: as many as max_units allows)
 
     @property
     def top_level(self) -> int:
@@ -58,7 +59,9 @@ class Caps:
 
     @property
     def columns(self) -> int:
-        return self.max_units // self.column_units + 1
+        """Columns axis: 0..the most columns a player may hold (a path only ever has fewer left)."""
+        most = self.max_units // self.column_units
+        return (most if self.max_columns is None else min(most, self.max_columns)) + 1
 
     @property
     def big(self) -> int:
@@ -76,7 +79,8 @@ class Caps:
 
 def beyond_cap(supply, caps: Caps):
     """The player holds more units (or arches) than the tables are sized for."""
-    return (supply[1] + caps.column_units * supply[2] > caps.max_units) | (supply[0] > caps.max_arches)
+    return ((supply[1] + caps.column_units * supply[2] > caps.max_units) | (supply[0] > caps.max_arches)
+            | (supply[2] > caps.columns - 1))
 
 
 # ------------------------------------------------------------------ the plate as lattice classes
