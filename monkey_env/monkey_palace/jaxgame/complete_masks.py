@@ -154,42 +154,49 @@ def _attaching_arch(need, under, ok, caps: Caps):
     return jnp.where(ok & (under > 0), jnp.minimum(value, big), big).astype(jnp.int8)
 
 
-def _grounded_arch(need, under, ok, arrive, caps: Caps):
-    """(levels, columns, *grid) int8: the fewest bricks of a rise, one arch that lands on open
-    ground (heading fixed, as in _attaching_arch) and the best extension from there, whose
-    values ``arrive`` (levels, columns, *grid) are by the landing state's level and columns.
+def _grounded_arches(arrive, ground_ok, caps: Caps):
+    """(4, levels, columns, *grid) int8: per first heading, the fewest bricks of a rise, one arch
+    that lands on open ground and the best extension from there. ``arrive`` (4, levels, columns,
+    *grid): the landing state's value (by its level and columns left), read at the landing point;
+    ``ground_ok`` (4, levels, 1, *grid) bool: an arch at that level may land there on the ground.
 
-    The rise is any stack, decomposed: 0-2 bricks, then slots of 3 units each (a column while
+    No rise first: the arch stands at the row's level + 1, on a support of that many units. The
+    rise is then any stack, decomposed: 0-2 bricks, then slots of 3 units each (a column while
     any is left, 3 bricks after: a column never saves less than the bricks it replaces), so the
-    rises are a scan down the level axis rather than a choice per level."""
-    L, C, big, cu, top = caps.levels, caps.columns, caps.big, caps.column_units, caps.top_level
-    grid = need.shape
+    rises are a scan down the level axis rather than a choice per level. Whole-array steps: the
+    rows go by blocks of three levels (a support's slots change every three)."""
+    L, C, big, cu = caps.levels, caps.columns, caps.big, caps.column_units
+    extra = arrive.ndim - 3
     col = np.arange(C)
-    ground = ok & (under == 0)
-    rows = []
-    for i in range(L):           # no rise: the arch stands at level i (the cursor's level + 1)
-        if i > top:
-            rows.append(jnp.full((C,) + grid, big, jnp.int8))
-            continue
-        s = i // cu              # the far support's slots
-        cost = np.minimum(i - cu * np.minimum(s, col), big).astype(np.int8).reshape((C,) + (1,) * len(grid))
-        rows.append(jnp.where(ground & (need <= i), jnp.minimum(cost + _shift_columns(arrive[i + 1], s), big), big))
-    slot = [None] * (L + cu)
-    for i in reversed(range(L)):  # ... after a rise of whole slots
-        above = slot[i + cu]
-        if above is None:
-            slot[i] = rows[i]
-            continue
-        step = jnp.concatenate([jnp.minimum(above[:1] + cu, big), above[:-1]])
-        slot[i] = jnp.minimum(rows[i], step)
-    out = []
-    for i in range(L):            # ... after 0, 1 or 2 bricks more
-        best = slot[i]
-        for m in range(1, cu):
-            if i + m < L:
-                best = jnp.minimum(best, jnp.minimum(slot[i + m] + m, big))
-        out.append(best)
-    return jnp.stack(out)
+    shape = lambda a: a.reshape(a.shape + (1,) * extra)
+    # Row i (cursor level i - 1): an arch at level i, landing on a support of i units.
+    blocks = []
+    for lo in range(0, L - 1, cu):
+        hi = min(lo + cu, L - 1)
+        s = lo // cu
+        rows = np.arange(lo, hi)
+        cost = np.minimum(rows[:, None] - cu * np.minimum(s, col)[None, :], big).astype(np.int8)
+        later = _shift_columns(jnp.moveaxis(arrive[:, lo + 1:hi + 1], 2, 0), s)     # (C, 4, rows, *grid)
+        blocks.append(jnp.minimum(jnp.moveaxis(later, 0, 2) + shape(cost), big))
+    rows = jnp.concatenate(blocks + [jnp.full((4, 1, C) + arrive.shape[3:], big, jnp.int8)], axis=1)
+    rows = jnp.where(ground_ok, rows, big)
+    # Rises of whole slots: Y[i] = min(W[i], Y[i + 3] one slot higher), from the top down.
+    n = -(-L // cu) * cu
+    padded = jnp.concatenate([rows, jnp.full((4, n - L, C) + rows.shape[3:], big, jnp.int8)], axis=1)
+    by_block = padded.reshape((4, n // cu, cu) + padded.shape[2:])
+    acc = [by_block[:, -1]]
+    for b in range(n // cu - 2, -1, -1):
+        above = acc[-1]
+        step = jnp.concatenate([jnp.minimum(above[:, :, :1] + cu, big), above[:, :, :-1]], axis=2)
+        acc.append(jnp.minimum(by_block[:, b], step))
+    slot = jnp.stack(acc[::-1], axis=1).reshape(padded.shape)
+    # ... after 0, 1 or 2 bricks more.
+    tail = jnp.full((4, cu - 1, C) + slot.shape[3:], big, jnp.int8)
+    more = jnp.concatenate([slot, tail], axis=1)
+    out = slot
+    for m in range(1, cu):
+        out = jnp.minimum(out, jnp.minimum(more[:, m:m + n] + m, big))
+    return out[:, :L]
 
 
 def extension_table(need, under, ok, arches, caps: Caps, obstacles=None):
@@ -202,7 +209,10 @@ def extension_table(need, under, ok, arches, caps: Caps, obstacles=None):
         ok = ok & ~jnp.stack([_landing(obstacles.astype(jnp.int8), h) != 0 for h in range(4)])
     L, C, big = caps.levels, caps.columns, caps.big
     grid = need.shape[1:]
-    attaching = [_attaching_arch(need[h], under[h], ok[h], caps) for h in range(4)]   # the same every arch
+    # The same every arch: landing on an element, and where a ground landing may stand.
+    attaching = jnp.stack([_attaching_arch(need[h], under[h], ok[h], caps) for h in range(4)])
+    lev = jnp.asarray(np.arange(L), jnp.int16).reshape((1, L, 1) + (1,) * len(grid))
+    ground_ok = (ok & (under == 0))[:, None, None] & (need[:, None, None] <= lev) & (lev <= caps.top_level)
 
     def by_arrival(g):
         """From per-first-heading values to per-arrival heading: no reversal (rule H)."""
@@ -211,8 +221,8 @@ def extension_table(need, under, ok, arches, caps: Caps, obstacles=None):
 
     def more(carry):
         i, v, _ = carry
-        g = jnp.stack([jnp.minimum(attaching[h], _grounded_arch(need[h], under[h], ok[h], _landing(v[h], h), caps))
-                       for h in range(4)])
+        landing = jnp.stack([_landing(v[h], h) for h in range(4)])
+        g = jnp.minimum(attaching, _grounded_arches(landing, ground_ok, caps))
         w = by_arrival(g)
         return i + 1, w, (w != v).any()
 
