@@ -261,9 +261,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(f"reference engine, {r['build_action']} build, {r['players']} players: "
                   f"{r['decisions_per_second']:.0f} decisions/s, {r['games_per_second']:.2f} games/s, "
                   f"{r['mean_game_seconds']:.2f} s per game (max {r['max_game_seconds']:.2f} s)")
-    for row in report.get("jax", []):
-        print(f"JAX engine, batch {row['batch']:>5}: {row['decisions_per_second']:.0f} decisions/s "
-              f"({row['decisions']} decisions in {row['seconds']:.1f} s)")
+    for row in report.get("jax", []) + report.get("jax_complete", []):
+        games = f", {row['games_per_second']:.1f} games/s" if row["games_per_second"] else ""
+        print(f"JAX engine, {row['build_action']} build, batch {row['batch']:>5}: {row['decisions_per_second']:.0f} "
+              f"decisions/s{games} ({row['decisions']} decisions in {row['seconds']:.1f} s)")
     if "jax" in report:
         pgx = report["pgx_go"]
         print(f"Pgx go_19x19, batch 1024: {pgx['decisions_per_second']:.0f} steps/s" if pgx else
