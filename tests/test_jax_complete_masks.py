@@ -13,7 +13,8 @@ from test_complete_staircases import POSITIONS
 from monkey_env.monkey_palace.jaxgame import complete_masks as cm
 from monkey_env.monkey_palace.staircases import BuildSearch
 
-CAPS = cm.Caps(max_units=16)
+# Columns up to 5 (the default caps take 2): column-heavy supplies are where the remainders bind.
+CAPS = cm.Caps(max_units=16, max_columns=None)
 # Columns make the remainders bind, which real games' supplies rarely do.
 SUPPLIES = [None, (6, 4, 3), (8, 2, 6), (7, 0, 5)]
 
@@ -24,6 +25,7 @@ def _planes(search: BuildSearch):
 
 
 _anchor_mask = jax.jit(lambda h, c, r, a, s: cm.anchor_mask(h, c, r, a, s, CAPS))
+_anchor_mask_default = jax.jit(lambda h, c, r, a, s: cm.anchor_mask(h, c, r, a, s, cm.Caps()))   # the engine's
 
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)), ids=[p[2] for p in POSITIONS])
@@ -31,16 +33,21 @@ def test_the_anchor_mask_is_buildsearch_s(index):
     palace, held, _ = POSITIONS[index]
     for supply in [held] + SUPPLIES[1:]:
         search = BuildSearch(palace, *supply)
-        got = np.asarray(_anchor_mask(*_planes(search), jnp.asarray(supply, jnp.int32)))
-        wrong = np.argwhere(got != search.legal_anchors())
-        assert len(wrong) == 0, f"supply {supply}: differ at [y, x] {wrong[:5].tolist()}"
+        masks = [_anchor_mask] + ([] if cm.beyond_cap(np.asarray(supply), cm.Caps()) else [_anchor_mask_default])
+        for mask in masks:
+            got = np.asarray(mask(*_planes(search), jnp.asarray(supply, jnp.int32)))
+            wrong = np.argwhere(got != search.legal_anchors())
+            assert len(wrong) == 0, f"supply {supply}: differ at [y, x] {wrong[:5].tolist()}"
 
 
 def test_the_caps_bound_what_a_ground_landing_can_afford():
-    caps = cm.Caps(max_units=16)
-    assert caps.top_level == 8 and caps.levels == 10 and caps.columns == 6
+    caps = cm.Caps(max_units=16, max_columns=None)
+    assert caps.top_level == 8 and caps.levels == 10 and caps.columns == 6 and caps.depth == 7
     assert 2 * (caps.top_level + 1) - 1 > caps.max_units     # one level more costs too much
     assert cm.beyond_cap(jnp.asarray([3, 5, 4]), caps) and not cm.beyond_cap(jnp.asarray([3, 4, 4]), caps)
+    assert cm.Caps(max_units=16).columns == 3 and cm.beyond_cap(jnp.asarray([3, 1, 3]), cm.Caps(max_units=16))
+    # k unattached arches cost 0 + 1 + ... + (k - 1) units at least, then one attaches.
+    assert [int(cm.arches_affordable(u)) for u in (0, 1, 3, 6, 10, 15)] == [2, 3, 4, 5, 6, 7]
 
 
 def test_the_lattice_classes_round_trip():

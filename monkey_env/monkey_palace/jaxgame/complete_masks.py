@@ -45,7 +45,9 @@ class Caps:
     max_units: int = 16
     column_units: int = 3
     max_arches: int = 20       # arches a player holds (and so of one staircase: the State's arch slots)
-    max_columns: int | None = None   # columns a player holds (None: as many as max_units allows)
+    # Columns a player holds (None: as many as max_units allows). Every measured game held 0 or 1
+    # (docs/ENVIRONMENTS.md); each column more costs the anchor mask about a sixth of its time.
+    max_columns: int | None = 2
 
     @property
     def top_level(self) -> int:
@@ -70,11 +72,17 @@ class Caps:
 
     @property
     def depth(self) -> int:
-        """Most arches of an extension: k unattached arches cost 0 + 1 + ... + (k - 1) units."""
-        k = 1
-        while (k + 1) * k // 2 <= self.max_units:
-            k += 1
-        return k + 1
+        """Most arches of an extension within the cap (see arches_affordable)."""
+        return int(arches_affordable(self.max_units))
+
+
+def arches_affordable(units):
+    """Most arches an attaching extension can have with ``units`` to spend: k unattached arches
+    stand at levels 0, 1, ..., k - 1 at least, on supports of that many units, then one attaches
+    (an int, or a traced array: the table stops iterating there for the units actually held)."""
+    xp = np if isinstance(units, int) else jnp
+    k = xp.floor((1 + xp.sqrt(1 + 8 * xp.asarray(units, xp.float32))) / 2).astype(xp.int32)
+    return k + 1
 
 
 def beyond_cap(supply, caps: Caps):
@@ -199,12 +207,13 @@ def _grounded_arches(arrive, ground_ok, caps: Caps):
     return out[:, :L]
 
 
-def extension_table(need, under, ok, arches, caps: Caps, obstacles=None):
+def extension_table(need, under, ok, arches, caps: Caps, obstacles=None, units=None):
     """V (5, levels, columns, *grid) int8: the fewest bricks of an attaching extension of at most
     ``arches`` arches from a cursor at each point, reached heading 0-3 (index 4: no heading yet,
     the anchor), at each level with each count of columns left (``caps.big``: none fits).
     ``need``/``under``/``ok``: (4, *grid) per first heading; ``obstacles`` (*grid) bool: points
-    no arch may land on (the prefix's, by loop erasure)."""
+    no arch may land on (the prefix's, by loop erasure); ``units``: the most units the player can
+    spend (the iterations stop at the arches they afford; entries for more are then not exact)."""
     if obstacles is not None:   # the far leg's point, one step on from the near leg's
         ok = ok & ~jnp.stack([_landing(obstacles.astype(jnp.int8), h) != 0 for h in range(4)])
     L, C, big = caps.levels, caps.columns, caps.big
@@ -228,7 +237,8 @@ def extension_table(need, under, ok, arches, caps: Caps, obstacles=None):
 
     v = jnp.full((5, L, C) + grid, big, jnp.int8)
     # One arch more per iteration; stop when a table is the last one's (no longer extension helps).
-    _, v, _ = jax.lax.while_loop(lambda c: (c[0] < jnp.minimum(arches, caps.depth)) & c[2], more,
+    most = caps.depth if units is None else jnp.minimum(arches_affordable(units), caps.depth)
+    _, v, _ = jax.lax.while_loop(lambda c: (c[0] < jnp.minimum(arches, most)) & c[2], more,
                                  (jnp.int32(0), v, jnp.asarray(True)))
     return v
 
@@ -239,7 +249,8 @@ def anchor_mask(height, clearance, rest_ok, anchor_ok, supply, caps: Caps):
     arches, bricks, columns = supply[0], supply[1], supply[2]
     need, under, ok = edge_planes(height, clearance, rest_ok)
     cls = lambda planes, fill: jax.vmap(lambda p: to_classes(p, fill))(planes)
-    v = extension_table(cls(need, _OFF), cls(under, _OFF), cls(ok, False), arches, caps)
+    v = extension_table(cls(need, _OFF), cls(under, _OFF), cls(ok, False), arches, caps,
+                        units=bricks + caps.column_units * columns)
     c = jnp.minimum(columns, caps.columns - 1)
     fewest = from_classes(v[4, 0, c])
     return anchor_ok & (fewest <= bricks) & (arches > 0)
@@ -269,7 +280,7 @@ def next_step_mask(height, clearance, rest_ok, supply, prefix, n_rises: int, cap
     k = (y % SPAN) * SPAN + x % SPAN
     table = extension_table(_class_of(need, k), _class_of(under, k), _class_of(ok, k),
                             arches - prefix["arches"] - 1, caps,
-                            obstacles=_class_of(covered[None], k)[0] if avoid_prefix else None)
+                            obstacles=_class_of(covered[None], k)[0] if avoid_prefix else None, units=most - prefix["units"])
     steps = []
     for h in range(4):
         sx, sy = heading_step(h)
