@@ -18,6 +18,7 @@ bought), so a seat's rewards over a game sum to its final score.
 
 from __future__ import annotations
 
+import dataclasses
 from functools import partial
 
 import jax
@@ -30,6 +31,7 @@ from monkey_env.core.protocol import ILLEGAL_PENALTY
 from monkey_env.monkey_palace.actions import N_PILES, ActionLayout
 from monkey_env.monkey_palace.game_data import GameData
 from monkey_env.monkey_palace.jaxgame.batch import BatchedPlay
+from monkey_env.monkey_palace.jaxgame.complete_masks import Caps
 from monkey_env.monkey_palace.jaxgame.observe import observe
 from monkey_env.monkey_palace.jaxgame.params import Params, ParamsMaker
 from monkey_env.monkey_palace.jaxgame.rules import Rules
@@ -53,7 +55,15 @@ class JaxGame(BatchedPlay):
                 map=data.map_id, config_dir=data.config_dir, catalogue=data.catalogue_path)
         self.data = data or options.game_data()
         self.tables, self.static = build_tables(self.data)
-        self.layout = ActionLayout(self.static.n_shapes)
+        # The build action is static: it sets the action space (catalogue shapes, or arches and finish).
+        self.build_action = options.build_action
+        if self.build_action == "complete":
+            tray = self.data.tray
+            self.static = dataclasses.replace(self.static, complete=True, n_rises=tray.max_units + 1,
+                                              caps=Caps(column_units=tray.column_units))
+            self.layout = ActionLayout(0, self.static.n_rises)
+        else:
+            self.layout = ActionLayout(self.static.n_shapes)
         self.illegal_penalty = illegal_penalty
         # Games whose pending work the batched step does together. On a CPU small groups keep
         # the work in cache (16 ran 2.3 times faster than a quarter of 1024); a GPU wants wide ones.
@@ -86,8 +96,9 @@ class JaxGame(BatchedPlay):
     def params(self, options: GameOptions | None = None, /, **values) -> Params:
         """The traced settings of one game, from an options object or its fields as keywords
         (see jaxgame.params: the map comes from the options' game data)."""
-        if options is not None:
-            refuse_complete_build(options)
+        if options is not None and options.build_action != self.build_action:
+            raise ValueError(f"these options build with {options.build_action!r}, this JaxGame with "
+                             f"{self.build_action!r}: the build action sets the action space (use jax_game_for(options))")
         return self._params(options, **values)
 
     def init(self, key: jax.Array, params: Params | None = None) -> State:
@@ -108,7 +119,7 @@ class JaxGame(BatchedPlay):
             return self._advance(*args)
         if self._advance_exported is None:
             fingerprint = "-".join((source_fingerprint("monkey_env.monkey_palace"), self.data.fingerprint_without_map,
-                                    f"{self.illegal_penalty:g}"))
+                                    f"{self.illegal_penalty:g}", self.build_action))
             self._advance_exported = exported_function(self._reset_or_step, args, "reset_or_step", fingerprint)
         # Committed inputs, like the outputs fed back at the next step: one executable for both.
         args = jax.device_put(args, jax.devices()[0])
@@ -126,6 +137,13 @@ class JaxGame(BatchedPlay):
         settled = self.rules.settle(pick(dealt, applied))
         return pick(settled, self._finish(state, settled, legal | reset))
 
+    def _empty_state(self) -> State:
+        st, L = self.static, self.layout
+        if st.complete:   # the build decision's mask holds the arches and finish; a staircase up to the caps' arches
+            return empty_state(st.n_cards, L.buy_pile - L.shape, st.caps.max_arches, st.max_pile, self._queue_size,
+                               covered_size=32)
+        return empty_state(st.n_cards, st.n_shapes, st.max_arches, st.max_pile, self._queue_size)
+
     @property
     def num_actions(self) -> int:
         return self.layout.size
@@ -133,18 +151,16 @@ class JaxGame(BatchedPlay):
     def blank_state(self) -> State:
         """An empty State with this game data's shapes (every field at its default)."""
         if self._blank is None:   # one compiled program, not one small eager op per field
-            st = self.static
             # Concrete even when first asked inside a trace (jit(init)): a cached tracer would leak.
             with jax.ensure_compile_time_eval():
-                self._blank = jax.jit(partial(empty_state, st.n_cards, st.n_shapes, st.max_arches, st.max_pile,
-                                              self._queue_size))()
+                self._blank = jax.jit(self._empty_state)()
         return self._blank
 
     # ------------------------------------------------------------------ init
     def _deal(self, key: jax.Array, params: Params) -> State:
         """Set-up up to the first turn's start (left pending)."""
         st, t = self.static, self.tables
-        s = empty_state(st.n_cards, st.n_shapes, st.max_arches, st.max_pile, self._queue_size)
+        s = self._empty_state()
         # Shuffle each pile: sort random keys, padding last.
         noise = jax.random.uniform(key, (N_PILES, st.max_pile))
         noise = jnp.where(t.pile_cards >= 0, noise, 2.0)
@@ -215,11 +231,13 @@ _BY_DATA: dict[tuple, JaxGame] = {}
 
 
 def refuse_complete_build(options: GameOptions) -> None:
-    """The JAX engine builds from the catalogue only, so far: say so rather than play another game."""
+    """The environments, batched agents and training build from the catalogue: JaxGame plays the
+    complete build action (its differential holds), but what they observe and value does not
+    know the staircase in progress yet. Say so rather than play another game."""
     if options.build_action != "catalogue":
-        raise ValueError(f"build_action {options.build_action!r} is played by the reference engine only: the JAX "
-                         "engine, and so the environments, the batched agents and training, build from the "
-                         "catalogue (build_action 'catalogue')")
+        raise ValueError(f"build_action {options.build_action!r} is played by the reference engine only through the "
+                         "environments, the batched agents and training (they build from the catalogue: build_action "
+                         "'catalogue'); JaxGame(options) plays it for the differential test")
 
 
 def jax_game_for(options: GameOptions | None = None, *, illegal_penalty: float = ILLEGAL_PENALTY) -> JaxGame:

@@ -15,6 +15,7 @@ from jax import lax
 
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, ActionLayout, Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS, Colour, Knob
+from monkey_env.monkey_palace.jaxgame import complete_build
 from monkey_env.monkey_palace.jaxgame.legality import anchor_mask, build_parts, shape_mask, staircase_stacks
 from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, PENDING_SETTLE, PENDING_SHAPE_MASK, PENDING_TURN_START, State
 from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
@@ -93,14 +94,18 @@ class Rules:
 
     # ------------------------------------------------------------ turn start (expensive: anchor mask)
     def start_turn(self, s: State) -> State:
-        J = self.static.max_arches
+        J = s.arch_ends.shape[0]
         s = s._replace(pending=jnp.int32(PENDING_NONE), phase=jnp.int32(Phase.ANCHOR), anchor=jnp.int32(-1),
                        colour=jnp.int32(-1), deco_cell=jnp.int32(-1), deco_top=jnp.int32(0),
                        arch_ends=jnp.full((J,), -1, jnp.int32), max_stack=jnp.int32(0), credits=jnp.int32(0),
                        highest_of_colour=jnp.asarray(False), highest_overall=jnp.asarray(False),
                        bought=jnp.full_like(s.bought, -1), n_bought=jnp.int32(0), queue=jnp.full_like(s.queue, -1),
                        q_head=jnp.int32(0), q_len=jnp.int32(0), placed=jnp.int32(0))
-        mask = anchor_mask(s, self.tables, self.static)
+        if self.static.complete:
+            mask = complete_build.anchor_mask(s, self.static)
+            s = s._replace(over_cap=s.over_cap | complete_build.over_cap(s, self.static))
+        else:
+            mask = anchor_mask(s, self.tables, self.static)
         s = s._replace(anchor_mask=mask)
         # Rule E's rare case: no staircase can attach; take only the recurring supply.
         return lax.cond(mask.any(), lambda s: s, lambda s: self.end_turn(self.take_recurring_supply(s)), s)
@@ -122,10 +127,19 @@ class Rules:
         """Apply one decision (assumed legal) of the current phase; what follows it is left
         to `settle` as a stage, so each step of the turn is traced once."""
         L = self.layout
+        if self.static.complete:
+            R = self.static.n_rises
+            choose_anchor = lambda s: complete_build.begin(s, action - L.cell)
+            build = lambda s: lax.cond(action == L.finish, lambda s: complete_build.finish(s, self.static),
+                                       lambda s: complete_build.add_arch(s, (action - L.arch) // R, (action - L.arch) % R,
+                                                                         self.static), s)
+        else:
+            choose_anchor = lambda s: s._replace(anchor=action - L.cell, phase=jnp.int32(Phase.SHAPE),
+                                                 pending=jnp.int32(PENDING_SHAPE_MASK))
+            build = lambda s: self.build(s, action - L.shape)
         branches = [
-            lambda s: s._replace(anchor=action - L.cell, phase=jnp.int32(Phase.SHAPE),
-                                 pending=jnp.int32(PENDING_SHAPE_MASK)),
-            lambda s: self.build(s, action - L.shape),
+            choose_anchor,
+            build,
             lambda s: lax.cond(action == L.buy_end,
                                lambda s: s._replace(credits=jnp.int32(0), stage=jnp.int32(STAGE_INSTANT)),
                                lambda s: self.buy(s, action - L.buy_pile), s),
@@ -139,6 +153,8 @@ class Rules:
         return lax.switch(jnp.clip(s.phase, 0, len(branches) - 1), branches, s)
 
     def compute_shape_mask(self, s: State) -> State:
+        if self.static.complete:
+            return complete_build.step_mask(s, self.static)
         return s._replace(shape_mask=shape_mask(s, self.tables, self.static, s.anchor), pending=jnp.int32(PENDING_NONE))
 
     # step 1-3: build, decorate, credits

@@ -52,13 +52,26 @@ class State(NamedTuple):
     pending: jnp.ndarray        # () int32 expensive work before the next decision: PENDING_*
     stage: jnp.ndarray          # () int32 the turn's next automatic step: rules.STAGE_*
     anchor_mask: jnp.ndarray    # (1024,) bool legal anchors of this turn
-    shape_mask: jnp.ndarray     # (S,) bool legal shapes at the chosen anchor
+    shape_mask: jnp.ndarray     # (S,) bool legal shapes at the chosen anchor; complete build: (4 x R + 1,) arches then finish
     # --- this turn
     anchor: jnp.ndarray         # () int32 flat cell, -1 before the anchor is chosen
     colour: jnp.ndarray         # () int32 decoration colour, -1 before building
     deco_cell: jnp.ndarray      # () int32
     deco_top: jnp.ndarray       # () int32
     arch_ends: jnp.ndarray      # (J,) int32 flat cells of the new staircase's arch end knobs, -1 padding
+    # --- the complete build action's staircase in progress (jaxgame/complete_build.py); K = 32, or 0 with the catalogue
+    arch_heading: jnp.ndarray   # (J,) int8 each arch's heading, -1 padding
+    arch_level: jnp.ndarray     # (J,) int32 each arch's level
+    b_cursor: jnp.ndarray       # () int32 flat cell: the anchor, then the last arch's far end
+    b_heading: jnp.ndarray      # () int32 the last arch's heading, -1 before arch 1
+    b_level: jnp.ndarray        # () int32 the last arch's level, -1 before arch 1
+    b_arches: jnp.ndarray       # () int32
+    b_units: jnp.ndarray        # () int32 brick units of every stack so far
+    b_remainder: jnp.ndarray    # () int32 sum of each stack's units mod 3 (what only bricks can give)
+    b_attached: jnp.ndarray     # () bool some leg rests on an element (rule E)
+    b_tallest: jnp.ndarray      # () int32 the tallest stack so far, units
+    b_covered: jnp.ndarray      # (K, K) bool studs the staircase covers
+    over_cap: jnp.ndarray       # () bool a player held more than the complete masks are sized for (not exact past it)
     max_stack: jnp.ndarray      # () int32 tallest stack built this turn, units
     credits: jnp.ndarray        # () int32 Monkey Credits left this turn
     highest_of_colour: jnp.ndarray  # () bool the new decoration is strictly the highest of its colour
@@ -79,7 +92,8 @@ class State(NamedTuple):
 export.register_namedtuple_serialization(State, serialized_name="monkey_palace.State")
 
 
-def empty_state(n_cards: int, n_shapes: int, max_arches: int, max_pile: int, queue_size: int) -> State:
+def empty_state(n_cards: int, n_shapes: int, max_arches: int, max_pile: int, queue_size: int,
+                covered_size: int = 0) -> State:
     i32 = lambda v=0: jnp.asarray(v, jnp.int32)
     return State(
         height=jnp.zeros((BOARD_SIZE, BOARD_SIZE), jnp.int8),
@@ -98,6 +112,10 @@ def empty_state(n_cards: int, n_shapes: int, max_arches: int, max_pile: int, que
         phase=i32(), pending=i32(), stage=i32(), anchor_mask=jnp.zeros((NUM_CELLS,), bool),
         shape_mask=jnp.zeros((n_shapes,), bool),
         anchor=i32(-1), colour=i32(-1), deco_cell=i32(-1), deco_top=i32(), arch_ends=jnp.full((max_arches,), -1, jnp.int32),
+        arch_heading=jnp.full((max_arches,), -1, jnp.int8), arch_level=jnp.zeros((max_arches,), jnp.int32),
+        b_cursor=i32(-1), b_heading=i32(-1), b_level=i32(-1), b_arches=i32(), b_units=i32(), b_remainder=i32(),
+        b_attached=jnp.asarray(False), b_tallest=i32(), b_covered=jnp.zeros((covered_size, covered_size), bool),
+        over_cap=jnp.asarray(False),
         max_stack=i32(), credits=i32(), highest_of_colour=jnp.asarray(False), highest_overall=jnp.asarray(False),
         bought=jnp.full((N_PILES,), -1, jnp.int32), n_bought=i32(),
         queue=jnp.full((queue_size,), -1, jnp.int32), q_head=i32(), q_len=i32(), placed=i32(),

@@ -63,6 +63,10 @@ class Static:
     east_tree: tuple              # the shape tree of one east-heading base, nested tuples:
                                   # (depth, m1, m2, far, level above the base, rise, children)
     shape_lane_node: tuple[int, ...]  # (S,) each shape's lane * n_nodes + tree node (preorder)
+    # The complete build action (JaxGame with build_action "complete"; see jaxgame/complete_build.py).
+    complete: bool = False
+    n_rises: int = 0              # rises 0..n_rises-1 per arch (the tray's units + 1)
+    caps: object = None           # complete_masks.Caps: the tables' static sizes
 
 
 def build_tables(data: GameData) -> tuple[Tables, Static]:

@@ -1,0 +1,122 @@
+"""The complete build action's turn in the JAX engine: a staircase built arch by arch.
+
+The same steps as the reference engine's (engine.Game with ``build_action: complete``): the
+anchor starts a prefix, each ``(heading, rise)`` adds an arch to it (BuildSearch.extend), and
+FINISH puts the staircase on the palace (Palace.check_steps, then build_staircase). The
+prefix lives in the State's ``b_*`` fields and ``arch_ends``/``arch_heading``/``arch_level``
+(one entry per arch); the masks are jaxgame/complete_masks.py's, and the build decision's mask
+is held in ``shape_mask``: the ARCH range then FINISH (the layout's SHAPE range is empty).
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+from monkey_env.monkey_palace.actions import Phase
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, Knob, heading_step
+from monkey_env.monkey_palace.jaxgame import complete_masks as cm
+from monkey_env.monkey_palace.jaxgame.legality import _BUILDABLE, _GROUND, animal_plane
+from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, PENDING_SHAPE_MASK, State
+from monkey_env.monkey_palace.jaxgame.tables import Static
+
+_STEPS = jnp.asarray([heading_step(h) for h in range(4)], jnp.int32)   # (4, 2) dx, dy
+
+
+def planes(s: State, static: Static):
+    """The palace as the masks read it: height, clearance (an animal adds its height), knobs an
+    arch's leg may rest on, anchors (open coloured ground)."""
+    animal = animal_plane(s)
+    clearance = s.height + (animal * static.animal_height).astype(jnp.int8)
+    return s.height, clearance, _BUILDABLE[s.knob] & ~animal, _GROUND[s.knob] & ~animal
+
+
+def over_cap(s: State, static: Static):
+    """The current player holds more than the masks' tables are sized for (refused by name)."""
+    return cm.beyond_cap(s.supply[s.current], static.caps)
+
+
+def anchor_mask(s: State, static: Static) -> jnp.ndarray:
+    """(1024,) bool: the anchors from which a legal staircase can be built this turn."""
+    height, clearance, rest_ok, anchor_ok = planes(s, static)
+    return cm.anchor_mask(height, clearance, rest_ok, anchor_ok, s.supply[s.current], static.caps).reshape(-1)
+
+
+def begin(s: State, anchor) -> State:
+    """The anchor is chosen: an empty prefix standing on it."""
+    J = s.arch_ends.shape[0]
+    return s._replace(anchor=anchor, phase=jnp.int32(Phase.SHAPE), pending=jnp.int32(PENDING_SHAPE_MASK),
+                      b_cursor=anchor, b_heading=jnp.int32(-1), b_level=jnp.int32(-1), b_arches=jnp.int32(0),
+                      b_units=jnp.int32(0), b_remainder=jnp.int32(0), b_attached=jnp.asarray(False),
+                      b_tallest=jnp.int32(0),
+                      b_covered=jnp.zeros_like(s.b_covered).reshape(-1).at[anchor].set(True).reshape(s.b_covered.shape),
+                      arch_ends=jnp.full((J,), -1, jnp.int32), arch_heading=jnp.full((J,), -1, jnp.int8),
+                      arch_level=jnp.zeros((J,), jnp.int32))
+
+
+def add_arch(s: State, heading, rise, static: Static) -> State:
+    """One more arch (assumed legal: the mask allowed it), as BuildSearch.extend."""
+    cu = static.column_units
+    x, y = s.b_cursor % BOARD_SIZE, s.b_cursor // BOARD_SIZE
+    dx, dy = _STEPS[heading, 0], _STEPS[heading, 1]
+    level = s.b_level + 1 + rise
+    fx, fy = x + 3 * dx, y + 3 * dy
+    under = s.height[fy, fx].astype(jnp.int32)
+    support = level - under
+    covered = s.b_covered
+    for t in (1, 2, 3):
+        covered = covered.at[y + t * dy, x + t * dx].set(True)
+    j = s.b_arches
+    return s._replace(
+        b_cursor=fy * BOARD_SIZE + fx, b_heading=heading, b_level=level, b_arches=j + 1,
+        b_units=s.b_units + rise + support, b_remainder=s.b_remainder + rise % cu + support % cu,
+        b_attached=s.b_attached | (under > 0), b_tallest=jnp.maximum(s.b_tallest, jnp.maximum(rise, support)),
+        b_covered=covered, arch_ends=s.arch_ends.at[j].set(s.b_cursor),
+        arch_heading=s.arch_heading.at[j].set(heading.astype(jnp.int8)), arch_level=s.arch_level.at[j].set(level),
+        pending=jnp.int32(PENDING_SHAPE_MASK))
+
+
+def step_mask(s: State, static: Static) -> State:
+    """The build decision's mask after the prefix: every allowed arch, then FINISH."""
+    height, clearance, rest_ok, _ = planes(s, static)
+    prefix = dict(x=s.b_cursor % BOARD_SIZE, y=s.b_cursor // BOARD_SIZE, heading=s.b_heading, level=s.b_level,
+                  arches=s.b_arches, units=s.b_units, remainder=s.b_remainder, attached=s.b_attached,
+                  covered=s.b_covered)
+    steps, finish = cm.next_step_mask(height, clearance, rest_ok, s.supply[s.current], prefix, static.n_rises,
+                                      static.caps)
+    return s._replace(shape_mask=jnp.concatenate([steps.reshape(-1), finish[None]]), pending=jnp.int32(PENDING_NONE))
+
+
+def finish(s: State, static: Static) -> State:
+    """The staircase goes on the palace: arches in building order (a later arch's near end covers
+    the junction), the decoration on the last far end, the supply paid with columns first."""
+    cu = static.column_units
+    J = s.arch_ends.shape[0]
+    height, knob = s.height, s.knob
+    for j in range(J):
+        valid = j < s.b_arches
+        near = jnp.maximum(s.arch_ends[j], 0)
+        x, y = near % BOARD_SIZE, near // BOARD_SIZE
+        h = jnp.maximum(s.arch_heading[j].astype(jnp.int32), 0)
+        dx, dy = _STEPS[h, 0], _STEPS[h, 1]
+        for t, kind in ((0, Knob.ARCH_END), (1, Knob.ARCH_MIDDLE), (2, Knob.ARCH_MIDDLE), (3, Knob.ARCH_END)):
+            cx, cy = jnp.where(valid, x + t * dx, 0), jnp.where(valid, y + t * dy, 0)
+            height = height.at[cy, cx].set(jnp.where(valid, s.arch_level[j] + 1, height[cy, cx]).astype(jnp.int8))
+            knob = knob.at[cy, cx].set(jnp.where(valid, jnp.int8(kind), knob[cy, cx]).astype(jnp.int8))
+    ax, ay = s.anchor % BOARD_SIZE, s.anchor // BOARD_SIZE
+    colour = s.knob[ay, ax].astype(jnp.int32)     # the anchor's ground colour (0..2)
+    dx, dy = s.b_cursor % BOARD_SIZE, s.b_cursor // BOARD_SIZE
+    deco_top = s.b_level + 2
+    height = height.at[dy, dx].set(deco_top.astype(jnp.int8))
+    knob = knob.at[dy, dx].set((Knob.DECO_LIGHT + colour).astype(jnp.int8))
+    columns = s.supply[s.current, 2]
+    used = jnp.minimum((s.b_units - s.b_remainder) // cu, columns)
+    k = s.b_arches
+    highest_of_colour = deco_top > s.deco_max[colour]
+    highest_overall = deco_top > s.deco_max.max()
+    return s._replace(
+        height=height, knob=knob,
+        supply=s.supply.at[s.current].add(-jnp.stack([k, s.b_units - cu * used, used])),
+        deco_max=s.deco_max.at[colour].max(deco_top),
+        colour=colour, deco_cell=s.b_cursor, deco_top=deco_top, max_stack=s.b_tallest,
+        highest_of_colour=highest_of_colour, highest_overall=highest_overall,
+        credits=k + highest_of_colour.astype(jnp.int32), phase=jnp.int32(Phase.BUY))
