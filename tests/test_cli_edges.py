@@ -215,8 +215,11 @@ def interrupted(args: list[str], tmp_path: Path) -> tuple[int, str, str]:
     """Run `monkey-palace ARGS` until its progress bar shows, then Ctrl-C (SIGINT) it."""
     (tmp_path / "edge_agents.py").write_text(ACT_ONLY)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(tmp_path)]))
+    # A command started in the background (CI run with `&`, nohup) inherits an ignored SIGINT, and
+    # Python then leaves Ctrl-C ignored: give the child the default disposition, as a terminal would.
     proc = subprocess.Popen([sys.executable, "-m", "monkey_env.apps.cli", *args], cwd=tmp_path, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     err, deadline = b"", time.time() + 120
     while b"games:" not in err:
         ready, _, _ = select.select([proc.stderr], [], [], max(0.0, deadline - time.time()))

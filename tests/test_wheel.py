@@ -22,6 +22,10 @@ def test_wheel_ships_the_configs_and_plays_a_game(tmp_path):
                      "monkey_env/apps/web/static/vendor/three/three.module.js",
                      "monkey_env/apps/web/static/vendor/three/LICENSE"):
         assert required in names, f"{required} missing from the wheel"
+    # every package of the source tree (pyproject.toml lists them by hand)
+    missing = [str(p.relative_to(REPO)) for p in sorted(REPO.glob("monkey_env/**/__init__.py"))
+               if p.relative_to(REPO).as_posix() not in names]
+    assert not missing, f"packages missing from the wheel (add them to pyproject.toml's packages): {missing}"
     # Only monkey_env at the top level: no package named agents or experiments in site-packages.
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith((".dist-info", ".data"))}
     assert tops == {"monkey_env"}, tops
