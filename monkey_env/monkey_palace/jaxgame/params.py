@@ -34,17 +34,9 @@ class Params(NamedTuple):
     def with_values(self, **values) -> Params:
         """These settings with other values (VALUE_FIELDS), same shapes and dtypes: what a
         balance tune tries without recompiling."""
-        unknown = set(values) - set(VALUE_FIELDS)
-        if unknown:
-            raise ValueError(f"not tunable values: {', '.join(sorted(unknown))}; tunable: {', '.join(VALUE_FIELDS)}")
-        out = {}
-        for name, v in values.items():
-            old = getattr(self, name)
-            v = jnp.asarray(v, old.dtype)
-            if v.shape[v.ndim - old.ndim:] != old.shape:
-                raise ValueError(f"{name}: shape {v.shape}, expected {old.shape}")
-            out[name] = v
-        return self._replace(**out)
+        from monkey_env.core.tuning import replace_values
+
+        return replace_values(self, VALUE_FIELDS, values)
 
 
 VALUE_FIELDS = ("card_bananas", "board_start", "bonus_points", "trophy_points")
