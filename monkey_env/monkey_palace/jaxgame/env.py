@@ -18,9 +18,8 @@ bought), so a seat's rewards over a game sum to its final score.
 
 from __future__ import annotations
 
-from functools import partial
-
 import dataclasses
+from functools import partial
 
 import jax
 import jax.numpy as jnp
@@ -152,7 +151,6 @@ class JaxGame(BatchedPlay):
     def blank_state(self) -> State:
         """An empty State with this game data's shapes (every field at its default)."""
         if self._blank is None:   # one compiled program, not one small eager op per field
-            st = self.static
             # Concrete even when first asked inside a trace (jit(init)): a cached tracer would leak.
             with jax.ensure_compile_time_eval():
                 self._blank = jax.jit(self._empty_state)()
