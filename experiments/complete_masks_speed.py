@@ -4,7 +4,7 @@ at batch 1 and 256, on turn starts and mask-guided prefixes of the 12 positions 
 tests/test_complete_staircases.py (the players' own supplies), cycled to fill the batch.
 Prints the compile time, the best and median of a few calls, per mask, and the load.
 
-    python experiments/complete_masks_speed.py [--max-units 16] [--batches 1 256]
+    python experiments/complete_masks_speed.py [--max-units 16] [--max-columns 3] [--batches 1 256]
 """
 
 from __future__ import annotations
@@ -42,10 +42,10 @@ def timed(f, args, repeats: int) -> tuple[float, float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--max-units", type=int, default=16)
-    ap.add_argument("--max-columns", type=int, default=None)
+    ap.add_argument("--max-columns", type=int, default=cm.Caps().max_columns, help="-1: as many as max_units allows")
     ap.add_argument("--batches", type=int, nargs="+", default=[1, 256])
     args = ap.parse_args()
-    caps = cm.Caps(args.max_units, max_columns=args.max_columns)
+    caps = cm.Caps(args.max_units, max_columns=None if args.max_columns < 0 else args.max_columns)
     anchors, prefixes = [], []
     rng = np.random.default_rng(0)
     for palace, held, _ in POSITIONS:

@@ -13,7 +13,7 @@ from test_complete_staircases import POSITIONS
 from monkey_env.monkey_palace.jaxgame import complete_masks as cm
 from monkey_env.monkey_palace.staircases import BuildSearch
 
-# Columns up to 5 (the default caps take 2): column-heavy supplies are where the remainders bind.
+# Columns up to 5 (the default caps take 3): column-heavy supplies are where the remainders bind.
 CAPS = cm.Caps(max_units=16, max_columns=None)
 # Columns make the remainders bind, which real games' supplies rarely do.
 SUPPLIES = [None, (6, 4, 3), (8, 2, 6), (7, 0, 5)]
@@ -45,7 +45,7 @@ def test_the_caps_bound_what_a_ground_landing_can_afford():
     assert caps.top_level == 8 and caps.levels == 10 and caps.columns == 6 and caps.depth == 7
     assert 2 * (caps.top_level + 1) - 1 > caps.max_units     # one level more costs too much
     assert cm.beyond_cap(jnp.asarray([3, 5, 4]), caps) and not cm.beyond_cap(jnp.asarray([3, 4, 4]), caps)
-    assert cm.Caps(max_units=16).columns == 3 and cm.beyond_cap(jnp.asarray([3, 1, 3]), cm.Caps(max_units=16))
+    assert cm.Caps(max_units=16).columns == 4 and cm.beyond_cap(jnp.asarray([3, 1, 4]), cm.Caps(max_units=16))
     # k unattached arches cost 0 + 1 + ... + (k - 1) units at least, then one attaches.
     assert [int(cm.arches_affordable(u)) for u in (0, 1, 3, 6, 10, 15)] == [2, 3, 4, 5, 6, 7]
 

@@ -128,8 +128,11 @@ def differential_batch(jg, first: int, batch: int, seed: int, *, config_dir: str
     # The complete build's masks are exact up to their caps: a game whose player held more is
     # counted by name and no longer compared (its masks are not guaranteed).
     over_cap = np.zeros(batch, bool)
+    held = {}   # the supply that went past the caps, by game
     while True:
         actions = np.zeros(batch, np.int32)
+        for i in np.flatnonzero(np.asarray(host["state"].over_cap) & ~over_cap):
+            held[first + int(i)] = games[i].player.supply.as_tuple()
         over_cap |= np.asarray(host["state"].over_cap)
         for i, g in enumerate(games):
             diff = [] if over_cap[i] else differences(reference_view(g), jax_view(jg, host, i))
@@ -145,4 +148,4 @@ def differential_batch(jg, first: int, batch: int, seed: int, *, config_dir: str
         states = jg.batch_step(states, actions)
         host = host_batch(jg, states)
     return {"games": batch, "decisions": decisions, "rounds": [g.round for g in games],
-            "over_cap": [first + i for i in np.flatnonzero(over_cap)]}
+            "over_cap": [first + int(i) for i in np.flatnonzero(over_cap)], "over_cap_supply": held}
