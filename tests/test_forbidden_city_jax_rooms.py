@@ -78,3 +78,14 @@ def test_the_played_action_is_legal_exactly_where_the_mask_says():
     expected = np.concatenate([np.zeros((3, 1), bool), masks, np.zeros((3, 1), bool)], 1)
     assert np.array_equal(np.asarray(every), expected)
     assert masks[0, -1] and masks[0, :-1].sum() == 0 and not masks[1:, -1].any()
+
+
+def test_the_totals_check_sees_a_wrong_facing_key(one_colour):
+    """State.facing (a cell's four facing codes, kept as tiles are laid and the city moves) is
+    checked against the whole table like the room totals: one wrong digit fails it."""
+    state = one_colour.init(jax.random.PRNGKey(2))
+    keys = np.asarray(one_colour.rules.facing_keys_of_table(state))
+    assert (np.asarray(state.facing) == keys).all() and (keys != keys.max()).sum() > 0
+    y, x = np.argwhere(keys != keys.max())[0]
+    assert not bool(running_totals_agree(one_colour.rules, state._replace(
+        facing=state.facing.at[y, x].add(1))))

@@ -35,8 +35,9 @@ def reference_view(game: Game, mask: np.ndarray | None = None) -> dict:
 
 
 def running_totals_agree(rules, state) -> jax.Array:
-    """() bool: the state's running totals per room (value, advisors, open sides) and its count
-    of door links equal what the whole table gives (rules.room_totals_of_labels)."""
+    """() bool: the state's running totals per room (value, advisors, open sides), its count of
+    door links and its facing keys equal what the whole table gives (rules.room_totals_of_labels,
+    rules.facing_keys_of_table)."""
 
     from monkey_env.forbidden_city.geometry import DOOR, WALL
     from monkey_env.forbidden_city.jaxgame.rules import shift
@@ -48,7 +49,8 @@ def running_totals_agree(rules, state) -> jax.Array:
         a, b = sides[..., d], shift(sides[..., (d + 2) % 4], d, WALL)
         links += (occ & shift(occ, d, False) & ((a == DOOR) | (b == DOOR)) & (a != WALL) & (b != WALL)).sum()
     return ((state.room_value == own).all() & (state.room_advisors == advisors).all()
-            & (state.room_open == open_sides).all() & (state.doors == links))
+            & (state.room_open == open_sides).all() & (state.doors == links)
+            & (state.facing == rules.facing_keys_of_table(state)).all())
 
 
 _CHECKS: dict[int, object] = {}

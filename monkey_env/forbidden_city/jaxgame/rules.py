@@ -19,7 +19,7 @@ import jax.numpy as jnp
 
 from monkey_env.forbidden_city.geometry import DOOR, OPEN, STEP, WALL
 from monkey_env.forbidden_city.jaxgame.state import MAX_PLAYERS, State
-from monkey_env.forbidden_city.jaxgame.tables import EMPTY_CODE, OPEN_CODE, Static, Tables
+from monkey_env.forbidden_city.jaxgame.tables import ALL_EMPTY, CODE_BITS, EMPTY_CODE, Static, Tables
 
 ROOMS_CLOSED_AT_ONCE = 6      # one tile closes at most its two parts' rooms and four neighbours'
 DX = (0, 1, 0, -1)            # STEP as arrays, by direction N, E, S, W
@@ -70,31 +70,27 @@ class Rules:
         return occ, sides, qpart, qcolour
 
     # ------------------------------------------------------------------ legality
-    def _facing_codes(self, state: State) -> jnp.ndarray:
-        """(H, W, 4 d) int32 for every cell: the side_code of the neighbour's side facing it in
-        direction d, EMPTY_CODE where no tile lies there (or off the table)."""
+    def facing_keys_of_table(self, state: State) -> jnp.ndarray:
+        """(H, W) int32 every cell's facing key from the whole table: equal to State.facing, which
+        lay and recentre keep (a check, and the start of the mask's reasoning)."""
         occ = state.tile >= 0
         t = jnp.maximum(state.tile, 0).astype(jnp.int32)
         code = jnp.where(occ[..., None], self.t.side_code[t, state.rotation.astype(jnp.int32)], EMPTY_CODE)
-        return jnp.stack([shift(code[..., (d + 2) % 4], d, EMPTY_CODE) for d in range(4)], -1).astype(jnp.int32)
+        facing = [shift(code[..., (d + 2) % 4], d, EMPTY_CODE).astype(jnp.int32) for d in range(4)]
+        return sum(f << (CODE_BITS * d) for d, f in enumerate(facing))
 
-    def _allowed_codes(self, held) -> jnp.ndarray:
-        """(4 turns, 4 d) int32 bit sets: the facing codes the held tile (table id) accepts on side
-        d when turned: all but an open floor of another colour where its own side is open."""
-        code = self.t.side_code[held].astype(jnp.int32)                                # (4 r, 4 d)
-        everything = (1 << (EMPTY_CODE + 1)) - 1
-        other_floors = (((1 << EMPTY_CODE) - 1) & ~((1 << OPEN_CODE) - 1)) & ~(1 << code)
-        return jnp.where(code >= OPEN_CODE, everything & ~other_floors, everything)
+    def _fitting_turns(self, state: State, key) -> jnp.ndarray:
+        """Bits r of the turns the held tile may take against facing key(s) ``key`` (any shape)."""
+        kind = jnp.maximum(state.held[state.current], 0).astype(jnp.int32)
+        return self.t.fits[kind, key.astype(jnp.int32)].astype(jnp.int32)     # not fits[kind]: a row per game
 
     def placement_mask(self, state: State) -> jnp.ndarray:
         """(H, W, 4 turns) bool: where the current hand's tile may be laid (next to a tile, and no
-        open side against an open side of another colour)."""
-        facing = self._facing_codes(state)                                             # (H, W, 4 d)
-        held = jnp.maximum(state.held[state.current], 0).astype(jnp.int32) + self.s.n_start * 2   # table id
-        allowed = self._allowed_codes(held)                                            # (4 r, 4 d)
-        fits = ((allowed[None, None] >> facing[:, :, None, :]) & 1).astype(bool).all(-1)   # (H, W, 4 r)
-        touching = (facing != EMPTY_CODE).any(-1)
-        ok = (state.tile < 0)[..., None] & touching[..., None] & fits
+        open side against an open side of another colour): one lookup of each cell's facing key."""
+        turns = self._fitting_turns(state, state.facing)                              # (H, W)
+        fits = ((turns[..., None] >> jnp.arange(4)) & 1).astype(bool)                  # (H, W, 4 r)
+        touching = state.facing != ALL_EMPTY
+        ok = ((state.tile < 0) & touching)[..., None] & fits
         return ok & (state.held[state.current] >= 0)
 
     def legal_action_mask(self, state: State) -> jnp.ndarray:
@@ -119,19 +115,17 @@ class Rules:
         aside = action == size * size * 4
         cell, turns = jnp.divmod(jnp.clip(action, 0, size * size * 4 - 1), 4)
         y, x = jnp.divmod(cell, size)
-        held = jnp.maximum(state.held[state.current], 0).astype(jnp.int32) + self.s.n_start * 2
-        there, ntile, nrot, _ = self._neighbours(state, x, y)
-        opposite = (jnp.arange(4) + 2) % 4
-        facing = jnp.where(there, self.t.side_code[ntile, nrot, opposite], EMPTY_CODE).astype(jnp.int32)
-        fits = ((self._allowed_codes(held)[turns] >> facing) & 1).astype(bool).all()
-        place = (state.tile[y, x] < 0) & there.any() & fits & (state.held[state.current] >= 0)
+        key = state.facing[y, x]
+        fits = ((self._fitting_turns(state, key) >> turns) & 1).astype(bool)
+        place = (state.tile[y, x] < 0) & (key != ALL_EMPTY) & fits & (state.held[state.current] >= 0)
         # Setting aside is legal when no placement is: the whole mask, computed in a loop that runs
         # once if any game (of a vmapped batch) sets aside and never otherwise. The mask reads the
         # table through the loop's counter: work that depends on loop invariants only is hoisted
         # out of the loop by XLA and done every step (it was half of a step).
         def whole_mask(carry):
             _, _, i = carry
-            table = state._replace(tile=jnp.where(i < 0, jnp.int16(-1), state.tile))
+            table = state._replace(tile=jnp.where(i < 0, jnp.int16(-1), state.tile),
+                                   facing=jnp.where(i < 0, jnp.int16(ALL_EMPTY), state.facing))
             return jnp.asarray(False), self.placement_mask(table).any(), i + 1
         _, any_place, _ = jax.lax.while_loop(lambda c: c[0], whole_mask, (aside, jnp.asarray(False), jnp.int32(0)))
         legal = jnp.where(aside, ~any_place, place)
@@ -158,7 +152,11 @@ class Rules:
         parts = jnp.arange(2)
         new = first + parts                                  # the second is dropped where the tile has one part
         new_at = jnp.where(parts < jnp.where(two, 2, 1), new, self.s.part_capacity)
-        part = state.part.at[y, x].set(jnp.where(parts == 0, first, jnp.where(two, first + 1, -1)).astype(jnp.int16))
+        # The grids change at (x, y) only: written by selects, which fuse with the step's own select
+        # of the whole state (a scatter needs a copy of the grid first).
+        here = (jnp.arange(self.s.size)[:, None] == y) & (jnp.arange(self.s.size)[None, :] == x)   # (H, W)
+        put = lambda grid, value: jnp.where(here.reshape(here.shape + (1,) * (grid.ndim - 2)), value, grid)
+        part = put(state.part, jnp.where(parts == 0, first, jnp.where(two, first + 1, -1)).astype(jnp.int16))
         room = state.room.astype(jnp.int32).at[new_at].set(new, mode="drop")
         pair = state.pair.at[first].set(t.two_counting[tile])
         # The new parts' own totals; each neighbour's open side that faced an empty cell now faces a tile.
@@ -197,10 +195,18 @@ class Rules:
         door_parts = state.door_parts.at[row].set(jnp.stack([mine, theirs], -1).astype(jnp.int16), mode="drop")
         touched = jnp.concatenate([jnp.where(parts == 0, first, jnp.where(two, first + 1, -1)),
                                    jnp.where(faced, theirs, -1)])
+        # Each neighbouring cell now faces this tile's side: its digit for the way back turns from
+        # EMPTY_CODE to that side's code (off the table: dropped).
+        nx_, ny_ = x + jnp.asarray(DX), y + jnp.asarray(DY)
+        inside = (nx_ >= 0) & (nx_ < self.s.size) & (ny_ >= 0) & (ny_ < self.s.size)
+        code = t.side_code[tile, turns].astype(jnp.int32)
+        step = (code - EMPTY_CODE) << (CODE_BITS * opposite)
+        flat = jnp.where(inside, ny_ * self.s.size + nx_, self.s.size * self.s.size)
+        facing = state.facing.reshape(-1).at[flat].add(step.astype(jnp.int16), mode="drop").reshape(state.facing.shape)
         return state._replace(
-            tile=state.tile.at[y, x].set(tile.astype(jnp.int16)),
-            rotation=state.rotation.at[y, x].set(turns.astype(jnp.int8)),
-            owner=state.owner.at[y, x].set(owner.astype(jnp.int8)), part=part, room=room.astype(jnp.int16),
+            facing=facing, tile=put(state.tile, tile.astype(jnp.int16)),
+            rotation=put(state.rotation, turns.astype(jnp.int8)),
+            owner=put(state.owner, owner.astype(jnp.int8)), part=part, room=room.astype(jnp.int16),
             pair=pair, parts=first + jnp.where(two, 2, 1), room_value=value, room_advisors=advisors,
             room_open=open_, door_parts=door_parts,
             doors=state.doors + link.sum().astype(jnp.int32), last_rooms=touched.astype(jnp.int16))
@@ -292,13 +298,36 @@ class Rules:
     def recentre(self, state: State) -> State:
         """Move the whole city by follow_shift (the rules have no table edge). A tile widens the
         city on one axis only, so at most one of dx, dy is not 0 and the move is one flat roll of
-        the four grids by dy * size + dx cells (rooms are numbered by parts, not cells: nothing
-        else moves). Nothing wraps round: the row or column rolled over the border is empty."""
+        the grids by dy * size + dx cells (rooms are numbered by parts, not cells: nothing else
+        moves). Nothing wraps round: the row or column rolled over the border is empty. The
+        facing keys move too, but the line that came in faces the city, which its rolled keys
+        (all empty) do not know."""
         dx, dy = self.follow_shift(state)
         cells = dy * self.s.size + dx
         grid = lambda a: jnp.roll(a.reshape(-1, *a.shape[2:]), cells, 0).reshape(a.shape)
-        return state._replace(tile=grid(state.tile), owner=grid(state.owner), rotation=grid(state.rotation),
-                              part=grid(state.part), shift=state.shift + jnp.stack([dx, dy]))
+        moved = state._replace(tile=grid(state.tile), owner=grid(state.owner), rotation=grid(state.rotation),
+                               part=grid(state.part), shift=state.shift + jnp.stack([dx, dy]))
+        return moved._replace(facing=self._entering_line_keys(moved, grid(state.facing), dx, dy))
+
+    def _entering_line_keys(self, state: State, facing: jnp.ndarray, dx, dy) -> jnp.ndarray:
+        """``facing`` with the keys of the line that came in over the border by a move (dx, dy):
+        its cells are empty, and so are their neighbours but the line next to it, towards the
+        city, whose tiles' sides now face them (every other digit stays EMPTY_CODE)."""
+        size = self.s.size
+        def line_keys(tiles, rotations, d):           # (size,) keys of empty cells whose neighbour in d is given
+            code = self.t.side_code[jnp.maximum(tiles, 0).astype(jnp.int32), rotations.astype(jnp.int32), (d + 2) % 4]
+            code = jnp.where(tiles >= 0, code, EMPTY_CODE).astype(jnp.int32)
+            return (ALL_EMPTY - ((EMPTY_CODE - code) << (CODE_BITS * d))).astype(facing.dtype)
+        # A move east (dx = 1) brings in column 0, whose neighbour to the east (d = 1) is column 1; west, the last.
+        col, nxt = jnp.where(dx > 0, 0, size - 1), jnp.where(dx > 0, 1, size - 2)
+        east_west = jnp.where(dx > 0, line_keys(state.tile[:, nxt], state.rotation[:, nxt], 1),
+                              line_keys(state.tile[:, nxt], state.rotation[:, nxt], 3))
+        cells = jnp.arange(size)            # selects, not scatters: they fuse with the roll and the step's select
+        facing = jnp.where((dx != 0) & (cells[None, :] == col), east_west[:, None], facing)
+        row, nyt = jnp.where(dy > 0, 0, size - 1), jnp.where(dy > 0, 1, size - 2)
+        north_south = jnp.where(dy > 0, line_keys(state.tile[nyt], state.rotation[nyt], 2),
+                                line_keys(state.tile[nyt], state.rotation[nyt], 0))
+        return jnp.where((dy != 0) & (cells[:, None] == row), north_south[None, :], facing)
 
     # ------------------------------------------------------------------ a turn
     def part_value(self, state: State, tile) -> jnp.ndarray:

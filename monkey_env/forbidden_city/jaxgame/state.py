@@ -26,6 +26,9 @@ class State(NamedTuple):
     owner: jnp.ndarray       # (H, W) int8 seat that laid it, -1 for start cells and empty cells
     rotation: jnp.ndarray    # (H, W) int8 clockwise quarter turns
     part: jnp.ndarray        # (H, W, 2) int16 the number of the part each node (cell, part) belongs to, -1 no node
+    facing: jnp.ndarray      # (H, W) int16 each cell's facing key: the side codes of its four neighbours facing it
+                             #      (tables.py: 3 bits a direction, EMPTY_CODE where no tile or off the table),
+                             #      kept as tiles are laid so that the legal mask is one lookup a cell
     room: jnp.ndarray        # (P,) int16 the room of each part: its label, a part number; -1 not laid
     pair: jnp.ndarray        # (P,) bool part p and p + 1 are one tile's two parts and that tile counts (it counts
                              #      once in a room holding both)
@@ -67,11 +70,15 @@ class State(NamedTuple):
         return self.turns // self.players
 
 
+FACING_ALL_EMPTY = (1 << 12) - 1      # the facing key with every neighbour empty (tables.ALL_EMPTY)
+
+
 def empty_state(size: int, n_kinds: int, door_capacity: int, part_capacity: int, n_table_ids: int = 1) -> State:
     i32 = lambda v: jnp.asarray(v, jnp.int32)
     return State(
         tile=-jnp.ones((size, size), jnp.int16), owner=-jnp.ones((size, size), jnp.int8),
         rotation=jnp.zeros((size, size), jnp.int8), part=-jnp.ones((size, size, 2), jnp.int16),
+        facing=jnp.full((size, size), FACING_ALL_EMPTY, jnp.int16),
         room=-jnp.ones((part_capacity,), jnp.int16), pair=jnp.zeros((part_capacity,), bool), parts=i32(0),
         closed=jnp.zeros((part_capacity,), bool), stacks=-jnp.ones((MAX_PLAYERS, n_kinds), jnp.int16),
         drawn=jnp.zeros((MAX_PLAYERS,), jnp.int32), held=-jnp.ones((MAX_PLAYERS,), jnp.int16),

@@ -14,7 +14,7 @@ import numpy as np
 
 from monkey_env.forbidden_city.game_data import START_SIDES, GameData
 from monkey_env.forbidden_city.geometry import DOOR, OPEN
-from monkey_env.forbidden_city.jaxgame.state import MAX_PLAYERS
+from monkey_env.forbidden_city.jaxgame.state import FACING_ALL_EMPTY, MAX_PLAYERS
 
 COIN_FIELDS = ("tile", "dragon", "end_advisor", "end_dragon")    # table.yaml's coins, in State.coin_values order
 
@@ -30,11 +30,36 @@ class Tables(NamedTuple):
     start_ids: jnp.ndarray    # (2 sides, span * span) int16 table id of each start cell
     side_code: jnp.ndarray    # (T, 4 turns, 4 directions) int8: BLOCKED (wall or door) or OPEN_CODE + floor colour
     two_counting: jnp.ndarray  # (T,) bool: two parts and the tile counts (it may count twice in one room)
+    fits: jnp.ndarray         # (K, FACING_KEYS) uint8: for a stack kind and a cell's facing key, bit r set when the
+                              #   kind turned r quarter turns may lie against those four facing codes
 
 
 BLOCKED = 0       # side_code of a wall or a door: it joins nothing and clashes with nothing
 OPEN_CODE = 1     # side_code of open floor of colour k: OPEN_CODE + k
 EMPTY_CODE = 7    # the code placement_mask gives a side facing an empty cell or the table's edge
+# A cell's facing key (State.facing) packs the four codes facing it, direction d in bits 3d..3d+2.
+CODE_BITS = 3
+FACING_KEYS = 1 << (4 * CODE_BITS)
+ALL_EMPTY = FACING_KEYS - 1      # every neighbour empty (or off the table): EMPTY_CODE in every digit
+assert EMPTY_CODE == (1 << CODE_BITS) - 1 and ALL_EMPTY == FACING_ALL_EMPTY
+
+
+def allowed_codes(code: np.ndarray) -> np.ndarray:
+    """Bit sets of the facing codes each side accepts, for side codes ``code`` (any shape): all
+    but an open floor of another colour where the side itself is open floor."""
+    everything = (1 << (EMPTY_CODE + 1)) - 1
+    other_floors = (((1 << EMPTY_CODE) - 1) & ~((1 << OPEN_CODE) - 1)) & ~(1 << code.astype(np.int64))
+    return np.where(code >= OPEN_CODE, everything & ~other_floors, everything)
+
+
+def fits_table(side_code: np.ndarray) -> np.ndarray:
+    """(T, FACING_KEYS) uint8 from (T, 4 turns, 4 d) side codes: bit r of [t, key] is set when table
+    id t turned r accepts on every side d the code in digit d of ``key`` (placement's colour rule)."""
+    allowed = allowed_codes(side_code)                                             # (T, 4 r, 4 d)
+    keys = np.arange(FACING_KEYS)
+    digits = (keys[:, None] >> (CODE_BITS * np.arange(4))[None, :]) & EMPTY_CODE     # (keys, 4 d)
+    ok = ((allowed[:, None, :, :] >> digits[None, :, None, :]) & 1).all(-1)        # (T, keys, 4 r)
+    return (ok * (1 << np.arange(4))).sum(-1).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -90,7 +115,8 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
         counts=jnp.asarray(np.array([f.counts for f in faces], bool)),
         start_ids=jnp.asarray(np.arange(2 * n_start, dtype=np.int16).reshape(2, n_start)),
         side_code=jnp.asarray(code.astype(np.int8)),
-        two_counting=jnp.asarray(np.array([f.parts == 2 and f.counts for f in faces], bool)))
+        two_counting=jnp.asarray(np.array([f.parts == 2 and f.counts for f in faces], bool)),
+        fits=jnp.asarray(fits_table(code[2 * n_start:])))
     static = Static(size=data.size, span=data.start_span, origin=data.start_origin("beginner"), n_start=n_start,
                     n_kinds=len(data.kinds), base_size=data.base_size,
                     coins=tuple(getattr(coins, f) for f in COIN_FIELDS), door_capacity=max(1, door_capacity),
