@@ -4,8 +4,9 @@ edge was removed (issue 29: its speed within 20% of the 17 x 17 engine's, in the
     nice -n 10 .venv/bin/python experiments/forbidden_city_table_bench.py --repeats 5 \
         --baseline-root /path/to/a/checkout/of/41a0b1d --out reports/forbidden_city_bench_table_size.json
 
-Each run is ``monkey-palace bench --game forbidden_city --batches 1024 --games 20 --json`` in a
-fresh process (random 2-player games; decisions per second at batch 1,024 after compilation).
+Each run is ``monkey-palace bench --game forbidden_city --batches 1024 --games N --json`` in a
+fresh process (N: ``--reference-games``, the reference engine's games, whose figure is not
+compared; random 2-player games; decisions per second at batch 1,024 after compilation).
 The settings are run in turn, repeat after repeat, so that every setting meets the same changes
 of load: this code on 27 x 27 and on 17 x 17 (the shipped data with ``table_size: 17``) and,
 with ``--baseline-root``, another checkout's code (the engine before this one) on both sizes.
@@ -25,8 +26,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-BENCH = ["-m", "monkey_env.apps.cli", "bench", "--game", "forbidden_city", "--batches", "1024", "--games", "20",
-         "--json"]
+BENCH = ["-m", "monkey_env.apps.cli", "bench", "--game", "forbidden_city", "--batches", "1024", "--json"]
 
 
 def small_table_data(folder: Path) -> Path:
@@ -44,9 +44,9 @@ def commit_of(root: Path) -> str:
     return out.stdout.strip() or "unknown"
 
 
-def bench_once(root: Path, config_dir: Path | None) -> dict:
+def bench_once(root: Path, config_dir: Path | None, reference_games: int) -> dict:
     env = dict(os.environ, PYTHONPATH=str(root))
-    cmd = [sys.executable, *BENCH] + (["--config-dir", str(config_dir)] if config_dir else [])
+    cmd = [sys.executable, *BENCH, "--games", str(reference_games)] + (["--config-dir", str(config_dir)] if config_dir else [])
     out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"bench failed in {root}: {out.stderr.strip().splitlines()[-1:]}")
@@ -62,6 +62,8 @@ def bench_once(root: Path, config_dir: Path | None) -> dict:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--reference-games", type=int, default=20,
+                   help="the reference engine's games per run (its figure is not compared here: 2 saves minutes)")
     p.add_argument("--baseline-root", type=Path, help="a checkout of the engine to compare with (both sizes)")
     p.add_argument("--out", type=Path, default=REPO / "reports" / "forbidden_city_bench_table_size.json")
     args = p.parse_args()
@@ -72,7 +74,7 @@ def main() -> int:
         for r in range(args.repeats):
             for code, root in roots.items():
                 for size, cfg in ((27, None), (17, small)):
-                    run = {"code": code, "table_size": size, "repeat": r, **bench_once(root, cfg)}
+                    run = {"code": code, "table_size": size, "repeat": r, **bench_once(root, cfg, args.reference_games)}
                     runs.append(run)
                     print(f"{code} {size}x{size}: {run['jax_decisions_per_second']:,.0f} decisions/s "
                           f"(load {run['load_average_before'][0]})", flush=True)
@@ -84,7 +86,8 @@ def main() -> int:
         "what": "the JAX engine's decisions per second at batch 1,024 on 27 x 27 against 17 x 17, random 2-player "
                 "games, settings run in turn",
         "command": " ".join(["experiments/forbidden_city_table_bench.py", *sys.argv[1:]]),
-        "bench_command": "monkey-palace " + " ".join(BENCH[3:]) + " [--config-dir DIR with table_size: 17]",
+        "bench_command": "monkey-palace " + " ".join(BENCH[3:]) + f" --games {args.reference_games}"
+                         " [--config-dir DIR with table_size: 17]",
         "commits": {c: commit_of(root) for c, root in roots.items()},
         "cores": os.cpu_count(),
         "runs": runs,
