@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-from monkey_env.agents.registry import BUILT_IN as AGENTS  # noqa: F401 (AGENTS: old name)
 from monkey_env.agents.registry import known_names, make_agent, split_agent_names
 from monkey_env.apps.cli_edges import (
     STOPPED,

@@ -75,7 +75,7 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     game_config = {"players": players, "map": str(map), "options": options, "data": fingerprint}
     spec = {"players": players, "map": str(map), "options": options, "engine": engine, "seed": seed,
             "chunk": chunk, "config_hash": config_hash(game_config)}
-    if game != DEFAULT_GAME:        # Monkey Palace's identities stay as they were (no "game" key)
+    if not game_spec(game).identity_without_game:   # the first game's identities stay as they were
         game_config["game"] = spec["game"] = game
         spec["config_hash"] = config_hash(game_config)
     versions = {n: agent_version(a) for n, a in built.items()}
