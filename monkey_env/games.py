@@ -98,7 +98,7 @@ PARTS = {
     "play_games": "a function (engine, agents, options, seeds, *, names, batch, pad, agent_key, share_agents, "
                   "max_decisions, jax_game, data, on_game, progress) -> monkey_env.apps.results_table.GameResults: "
                   "the game's own pipeline for many games, with details of its own beside the table "
-                  "(without it: apps.any_game, from the engines' protocol)",
+                  "(without it: apps.results_table's own, from the engines' protocol)",
     "policy": "the game's JAX PPO parts (agents/ppo_games.py's PolicyGame class: network, inputs, batched greedy, "
               "score change, places, settings): a game with it has the ppo agents and the JAX trainer",
     "network": "the pydantic model of the game's network sizes in the JAX trainer's config (network:)",

@@ -88,7 +88,8 @@ def test_generic_code_does_not_branch_on_the_default_game():
 
 
 def test_the_default_game_is_declared_once():
-    declared = [str(p.relative_to(REPO)) for p in sorted((REPO / "monkey_env").rglob("*.py")) + sorted((REPO / "agents").rglob("*.py"))
+    files = sorted((REPO / "monkey_env").rglob("*.py")) + sorted((REPO / "agents").rglob("*.py"))
+    declared = [str(p.relative_to(REPO)) for p in files
                 for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
                 if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "DEFAULT_GAME" for t in node.targets)]
     assert declared == ["monkey_env/games.py"], f"DEFAULT_GAME is assigned in {declared}; import it from monkey_env.games"

@@ -388,8 +388,8 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
 
     def arena_game_again(name: str, tour, tid: int, index: int, row: dict):
         """An arena game played again on its game's reference engine (as arena.games does)."""
-        from monkey_env.apps.any_game import new_options, play_one
         from monkey_env.apps.arena.games import derived_seed
+        from monkey_env.apps.results_table import new_options, play_one
         from monkey_env.games import game_spec
 
         game_module(name)                                     # a game this app shows
