@@ -26,7 +26,35 @@ HELP = "Type the number of an action{hint}. At any question: help, show, save [F
 
 
 class Quit(Exception):
-    pass
+    """The player stopped (quit, or the input closed); the game is saved."""
+
+
+def read_answer(session, prompt: str, help_text, show_text) -> str:
+    """The next answer that is not one of the commands every question takes, which are done here:
+    help (says ``help_text()``), show (says ``show_text()``), save [FILE], quit or exit (saves and
+    stops; so does the input closing). ``session``: ``out``, ``inp``, ``say(text)``, ``save(path=None)``."""
+    while True:
+        session.out.write(prompt)
+        session.out.flush()
+        line = session.inp.readline()
+        if not line:
+            session.save()
+            raise Quit("the input closed")
+        answer = line.strip()
+        word, _, rest = answer.partition(" ")
+        if not answer:
+            continue
+        if word.lower() == "help":
+            session.say(help_text())
+        elif word.lower() == "show":
+            session.say(show_text())
+        elif word.lower() == "save":
+            session.save(Path(rest.strip()) if rest.strip() else None)
+        elif word.lower() in ("quit", "exit"):
+            session.save()
+            raise Quit("you stopped")
+        else:
+            return answer
 
 
 class AnySession:
@@ -88,31 +116,12 @@ class AnySession:
             self.say(f"  {i:>2}. {words}")
         self.say(f"Type a number from 1 to {len(entries)}{self.hint}.")
         while True:
-            self.out.write("> ")
-            self.out.flush()
-            line = self.inp.readline()
-            if not line:
-                self.save()
-                raise Quit("the input closed")
-            answer = line.strip()
-            word, _, rest = answer.partition(" ")
-            if not answer:
-                continue
-            if word.lower() == "help":
-                self.say(self.help())
-            elif word.lower() == "show":
-                self.say(self.text(g, self.human))
-            elif word.lower() == "save":
-                self.save(Path(rest.strip()) if rest.strip() else None)
-            elif word.lower() in ("quit", "exit"):
-                self.save()
-                raise Quit("you stopped")
-            elif answer.isdigit() and 1 <= int(answer) <= len(entries):
+            answer = read_answer(self, "> ", self.help, lambda: self.text(g, self.human))
+            if answer.isdigit() and 1 <= int(answer) <= len(entries):
                 return actions[int(answer) - 1]
-            else:
-                action = self.game_answer(answer, actions)
-                if action is not None:
-                    return action
+            action = self.game_answer(answer, actions)
+            if action is not None:
+                return action
 
     def game_answer(self, answer: str, actions: list[int]) -> int | None:
         """The action an answer in the game's own words names; None (said why) when it names none."""

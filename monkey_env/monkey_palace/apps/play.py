@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from monkey_env.agents.registry import known_names, make_agent, split_agent_names
+from monkey_env.apps.play import Quit, read_answer
 from monkey_env.core.outcome import seat_label
 from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.catalogue import ARCH_SPAN
@@ -39,10 +40,6 @@ HELP = "\n".join((
     "Type the number of a choice (or what the question suggests); among staircases, preview N draws",
     "staircase N on the palace. At any question: help, show (the whole game), save [FILE], quit (saves",
     "and stops).", TURN, LEGEND))
-
-
-class Quit(Exception):
-    """The player stopped (quit, or the input closed); the game is saved."""
 
 
 class Retry(Exception):
@@ -270,28 +267,7 @@ class Session:
     # ---- input
     def ask(self, question: str) -> str:
         """One answer; the commands that work at every question are handled here."""
-        while True:
-            self.out.write(f"{question}\n> ")
-            self.out.flush()
-            line = self.inp.readline()
-            if not line:
-                self.save()
-                raise Quit("the input closed")
-            answer = line.strip()
-            word, _, rest = answer.partition(" ")
-            if not answer:
-                continue
-            if word.lower() == "help":
-                self.say(HELP)
-            elif word.lower() == "show":
-                self.say(game_text(self.game))
-            elif word.lower() == "save":
-                self.save(Path(rest.strip()) if rest.strip() else None)
-            elif word.lower() in ("quit", "exit"):
-                self.save()
-                raise Quit("you stopped")
-            else:
-                return answer
+        return read_answer(self, f"{question}\n> ", lambda: HELP, lambda: game_text(self.game))
 
     def choose(self, question: str, parse) -> int:
         """Ask until `parse(answer)` gives an action; a Retry is explained and asked again."""
