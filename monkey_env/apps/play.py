@@ -57,7 +57,40 @@ def read_answer(session, prompt: str, help_text, show_text) -> str:
             return answer
 
 
-class AnySession:
+class Session:
+    """A terminal game of one person against bots, every game's: the subclass has ``game``, ``human``,
+    ``bots`` (seat -> (name, agent)), ``out``, ``inp`` and ``save(path=None)``, and says how a
+    session starts (``greeting``), plays the person's turn (``human_turn``), words a bot's move
+    (``bot_words``) and ends (``finish``)."""
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def run(self) -> int:
+        g = self.game
+        self.say(self.greeting())
+        try:
+            while not g.game_over:
+                if g.current == self.human:
+                    self.human_turn()
+                else:
+                    name, bot = self.bots[g.current]
+                    action = bot.act(g, g.legal_mask())
+                    self.say(self.bot_words(g.current, name, action))
+                    g.apply(action)
+        except Quit as e:
+            self.say(f"Stopped: {e}.")
+            return 0
+        except KeyboardInterrupt:            # Ctrl-C: keep the game, as at the end of the input
+            self.say("")
+            self.save()
+            self.say("Stopped: interrupted.")
+            return 130
+        self.finish()
+        return 0
+
+
+class AnySession(Session):
     def __init__(self, spec, game, human: int, opponents: list[str], save_path: Path, out=None, inp=None):
         self.spec, self.game, self.human, self.opponents, self.save_path = spec, game, human, opponents, save_path
         self.out, self.inp = out or sys.stdout, inp or sys.stdin
@@ -76,8 +109,6 @@ class AnySession:
         self.bots = {s: (n, make_agent(n, seed=game.options.seed * 100 + len(game.history) * 4 + s, game=spec.name))
                      for s, n in zip(seats, opponents)}
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
 
     def save(self, path: Path | None = None) -> None:
         path = Path(path or self.save_path)
@@ -134,31 +165,21 @@ class AnySession:
             self.say(f"  type a number from 1 to {len(actions)}{self.hint} (or help)")
         return action
 
-    def run(self) -> int:
+    def greeting(self) -> str:
+        return (f"{self.spec.title}. You are seat {self.human + 1}. "
+                + ", ".join(f"seat {s + 1}: {n}" for s, (n, _) in self.bots.items()))
+
+    def human_turn(self) -> None:
+        self.game.apply(self.ask_action())
+
+    def bot_words(self, seat: int, name: str, action: int) -> str:
+        return f"seat {seat + 1} ({name}): {self.game.action_name(action)}"
+
+    def finish(self) -> None:
         g = self.game
-        self.say(f"{self.spec.title}. You are seat {self.human + 1}. "
-                 + ", ".join(f"seat {s + 1}: {n}" for s, (n, _) in self.bots.items()))
-        try:
-            while not g.game_over:
-                if g.current == self.human:
-                    g.apply(self.ask_action())
-                else:
-                    name, bot = self.bots[g.current]
-                    action = bot.act(g, g.legal_mask())
-                    self.say(f"seat {g.current + 1} ({name}): {g.action_name(action)}")
-                    g.apply(action)
-        except Quit as e:
-            self.say(f"Stopped: {e}.")
-            return 0
-        except KeyboardInterrupt:
-            self.say("")
-            self.save()
-            self.say("Stopped: interrupted.")
-            return 130
         self.say(self.text(g, self.human))
         won = g.winners()
         self.say("You won!" if won == [self.human] else f"Winner: seat {', '.join(str(w + 1) for w in won)}.")
-        return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:

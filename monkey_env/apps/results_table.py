@@ -277,8 +277,17 @@ def _stack(stats: list[dict]) -> dict | None:
     return {k: np.stack([np.asarray(s[k]) for s in stats]) for k in stats[0]}
 
 
-def play_batch(engine, agents: Sequence, options, seeds, *, agent_key: int = 0, max_decisions: int = 5000) -> dict:
-    """One batch of games (one per seed) on a JAX engine to their end; agents[s] plays seat s."""
+def play_batch(engine, agents: Sequence, options, seeds, *, agent_key: int = 0, max_decisions: int = 5000,
+               params=None, share_agents: bool = False, on_step: Callable | None = None) -> dict:
+    """One batch of games (one per seed) on a JAX engine to their end; agents[s] plays seat s.
+
+    Each step asks every seat's agent for the whole batch, with empty legal masks for the games
+    where another seat is to play, and keeps per game the action of the seat to play (an agent
+    that skips games without a legal action spends its effort on its own decisions only).
+    params: the engine's params (default ``engine.params(options)``). share_agents: when one agent
+    object plays several seats, ask it once per step for all of them (a deterministic agent plays
+    the same games, faster); off, each seat gets its own call and key. on_step(before, after,
+    done): called after every step with the states before and after it and the games done before."""
     import jax
     import jax.numpy as jnp
 
@@ -289,7 +298,7 @@ def play_batch(engine, agents: Sequence, options, seeds, *, agent_key: int = 0, 
             raise ValueError(f"agent {getattr(a, 'name', a)!r} has no act_batch; play it on the reference engine")
     seeds = np.asarray(seeds, np.int64)
     t0 = time.perf_counter()
-    states = engine.batch_init(game_keys(seeds), engine.params(options))
+    states = engine.batch_init(game_keys(seeds), engine.params(options) if params is None else params)
     key = jax.random.PRNGKey(agent_key)
     decisions = np.zeros(len(seeds), np.int64)
     for _ in range(max_decisions):
@@ -299,12 +308,21 @@ def play_batch(engine, agents: Sequence, options, seeds, *, agent_key: int = 0, 
         masks = engine.batch_legal_mask(states)
         current = states.current
         actions = jnp.zeros(len(seeds), jnp.int32)
+        asked: dict[int, jnp.ndarray] = {}
         for seat, agent in enumerate(agents):
             key, sub = jax.random.split(key)
-            chosen = jnp.asarray(agent.act_batch(engine, states, masks & (current == seat)[:, None], sub), jnp.int32)
+            if share_agents and id(agent) in asked:
+                chosen = asked[id(agent)]
+            else:
+                seats = [s for s, a in enumerate(agents) if a is agent] if share_agents else [seat]
+                to_play = jnp.isin(current, jnp.asarray(seats))
+                chosen = jnp.asarray(agent.act_batch(engine, states, masks & to_play[:, None], sub), jnp.int32)
+                asked[id(agent)] = chosen
             actions = jnp.where(current == seat, chosen, actions)
-        states = engine.batch_step(states, actions)
+        before, states = states, engine.batch_step(states, actions)
         decisions += ~done
+        if on_step is not None:
+            on_step(before, states, done)
     else:
         raise RuntimeError(f"games not finished after {max_decisions} decisions")
     out = {"states": states, "decisions": decisions, "seconds": time.perf_counter() - t0,

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from monkey_env.apps.results_table import GameResults, agent_names, options_hash, shares_from_places
+from monkey_env.apps.results_table import play_batch as generic_play_batch
 from monkey_env.core.outcome import batch_places, win_shares
 from monkey_env.monkey_palace.engine import Game
 from monkey_env.monkey_palace.game_data import GameData
@@ -101,79 +102,51 @@ class BatchResult:
 
 def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, seeds, options: dict | None = None,
                agent_key: int = 0, max_decisions: int = 2000, share_agents: bool = False) -> BatchResult:
-    """Play the games with these seeds to their end; `agents[s]` plays seat s of every game.
-
-    share_agents: when the same agent object plays several seats, ask it once per step for all of
-    them (its action for the seat to play); a deterministic agent plays the same games, faster.
-    Off by default: each seat gets its own call and key, as before."""
-    import jax
-    import jax.numpy as jnp
-
-    from monkey_env.apps.batch_play import game_keys
-
+    """Play the games with these seeds to their end; `agents[s]` plays seat s of every game
+    (results_table.play_batch, with share_agents), noting at each step the cards bought, the
+    staircases built by colour and the cards on top of a slot at each turn's end."""
     if len(agents) != players:
         raise ValueError(f"{players} players need {players} agents, got {len(agents)}")
-    for a in agents:
-        if not hasattr(a, "act_batch"):
-            raise ValueError(f"agent {getattr(a, 'name', a)!r} has no act_batch; play it on the reference engine")
     seeds = np.asarray(seeds, np.int64)
-    batch = len(seeds)
-    params = jg.params(players=players, map=map, **(options or {}))
-    t0 = time.perf_counter()
-    states = jg.batch_init(game_keys(seeds), params)
-    key = jax.random.PRNGKey(agent_key)
-    n_cards = states.card_owner.shape[1]
-    card_round = np.full((batch, n_cards), -1, np.int64)
-    colour_builds = np.zeros((batch, players, 3), np.int64)
-    decisions = np.zeros(batch, np.int64)
-    card_top_turns = np.zeros((batch, n_cards), np.int64)
-    rows_all = np.arange(batch)
-    for _ in range(max_decisions):
-        done = np.asarray(states.terminated)
-        if done.all():
-            break
-        masks = jg.batch_legal_mask(states)
-        actions = jnp.zeros(batch, jnp.int32)
-        current = states.current
-        asked: dict[int, jnp.ndarray] = {}
-        for seat, agent in enumerate(agents):
-            key, sub = jax.random.split(key)
-            if share_agents and id(agent) in asked:
-                chosen = asked[id(agent)]
-            else:
-                seats = [s for s, a in enumerate(agents) if a is agent] if share_agents else [seat]
-                to_play = jnp.isin(current, jnp.asarray(seats))
-                chosen = jnp.asarray(agent.act_batch(jg, states, masks & to_play[:, None], sub), jnp.int32)
-                asked[id(agent)] = chosen
-            actions = jnp.where(current == seat, chosen, actions)
-        before_owner, before_colour, before_current = states.card_owner, states.colour, np.asarray(current)
-        before_turns = states.turns_played
-        states = jg.batch_step(states, actions)
-        decisions += ~done
-        new_cards = np.asarray((before_owner < 0) & (states.card_owner >= 0))
+    noted: dict[str, np.ndarray] = {}
+
+    def start(shape) -> dict[str, np.ndarray]:     # (B, C): the games and the cards
+        return {"card_round": np.full(shape, -1, np.int64), "card_top_turns": np.zeros(shape, np.int64),
+                "colour_builds": np.zeros((shape[0], players, 3), np.int64)}
+
+    def note(before, states, done) -> None:
+        if not noted:
+            noted.update(start(states.card_owner.shape))
+        card_round, colour_builds, card_top_turns = noted["card_round"], noted["colour_builds"], noted["card_top_turns"]
+        before_current = np.asarray(before.current)
+        new_cards = np.asarray((before.card_owner < 0) & (states.card_owner >= 0))
         if new_cards.any():
             card_round[new_cards] = np.broadcast_to(np.asarray(states.round)[:, None], new_cards.shape)[new_cards]
-        built = np.asarray((before_colour < 0) & (states.colour >= 0) & ~states.illegal)
+        built = np.asarray((before.colour < 0) & (states.colour >= 0) & ~states.illegal)
         if built.any():
             rows = np.flatnonzero(built)
             colour_builds[rows, before_current[rows], np.asarray(states.colour)[rows]] += 1
-        ended = np.asarray((states.turns_played > before_turns) & ~states.illegal)
+        ended = np.asarray((states.turns_played > before.turns_played) & ~states.illegal)
         if ended.any():
-            rows = rows_all[ended]
+            rows = np.flatnonzero(ended)
             tops = np.asarray(states.slot_top)[rows, before_current[rows]]  # (r, slots): what paid the recurring supply
             r_idx = np.repeat(rows, tops.shape[1])
             ok = tops.reshape(-1) >= 0
             np.add.at(card_top_turns, (r_idx[ok], tops.reshape(-1)[ok]), 1)
-    else:
-        raise RuntimeError(f"games not finished after {max_decisions} decisions")
-    scores = np.asarray(jg.batch_scores(states))[:, :players]
-    return BatchResult(seeds=seeds, scores=scores, rounds=np.asarray(states.round), end_kind=np.asarray(states.end_kind),
-                       illegal=np.asarray(states.illegal), decisions=decisions,
-                       card_owner=np.asarray(states.card_owner).astype(np.int64), card_round=card_round,
-                       colour_builds=colour_builds, seconds=time.perf_counter() - t0,
-                       card_top_turns=card_top_turns, holders=np.asarray(states.holders).astype(np.int64),
+
+    params = jg.params(players=players, map=map, **(options or {}))
+    r = generic_play_batch(jg, agents, None, seeds, agent_key=agent_key, max_decisions=max_decisions, params=params,
+                           share_agents=share_agents, on_step=note)
+    states = r["states"]
+    if not noted:                                   # no step was played
+        noted.update(start(states.card_owner.shape))
+    return BatchResult(seeds=seeds, scores=r["scores"][:, :players], rounds=np.asarray(states.round),
+                       end_kind=np.asarray(states.end_kind), illegal=r["illegal"], decisions=r["decisions"],
+                       card_owner=np.asarray(states.card_owner).astype(np.int64), card_round=noted["card_round"],
+                       colour_builds=noted["colour_builds"], seconds=r["seconds"],
+                       card_top_turns=noted["card_top_turns"], holders=np.asarray(states.holders).astype(np.int64),
                        bonus_cards=np.asarray(states.bonus_cards)[:, :players].astype(np.int64),
-                       places=np.asarray(jg.batch_places(states))[:, :players].astype(np.int64))
+                       places=r["places"][:, :players])
 
 
 # ---------------------------------------------------------------------------- one game on the reference engine
