@@ -311,5 +311,7 @@ class GameTune:
 
     def check_folder(self, folder, maps) -> None:
         """A written configs/ folder loads as game data (every map asked, for a game of maps); raises when not."""
-        for m in (maps if self.has_maps else ()) or (None,):
-            self.load_data(str(folder)) if m is None else self.load_data(str(folder), m)
+        if not self.has_maps:
+            self.load_data(str(folder))
+        for m in maps if self.has_maps else ():
+            self.load_data(str(folder), m)
