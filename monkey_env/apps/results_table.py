@@ -341,6 +341,27 @@ def play_jax(agents: Sequence, options, seeds, names=None, batch: int = 256, pad
     spec = spec_for_options(options)
     engine = engine or spec.load("jax_engine")(options)
     names = list(names) if names is not None else agent_names(agents)
+
+    def chunk_results(padded, key: int, n: int) -> GameResults:
+        r = play_batch(engine, agents, options, padded, agent_key=key, max_decisions=max_decisions)
+        g = np.arange(n)
+        return GameResults(
+            seed=padded[:n].copy(), options_hash=np.full(n, options_hash(options), dtype=object),
+            engine=np.full(n, "jax", dtype=object), agents=np.asarray([names] * n, dtype=object),
+            scores=r["scores"][g], places=r["places"][g], win_shares=shares_from_places(r["places"][g]), rounds=r["rounds"][g],
+            end_trigger=np.asarray(["illegal action" if r["illegal"][i] else "" for i in g], dtype=object),
+            decisions=r["decisions"][g], duration=np.full(n, r["seconds"] / len(padded)),
+            monkey_holder=np.full(n, -1, np.int64),
+            stats=None if r["stats"] is None else {k: v[g] for k, v in r["stats"].items()})
+    return play_in_batches(seeds, batch, pad, agent_key, chunk_results, progress)
+
+
+def play_in_batches(seeds, batch: int, pad: bool | None, agent_key: int | Callable, chunk_results: Callable,
+                    progress=None) -> GameResults:
+    """The games of these seeds, ``batch`` at a time: ``chunk_results(seeds, agent key, n)`` plays a
+    batch and gives the GameResults of its first n games. With ``pad`` (default: when there is more
+    than one batch) every batch is filled to ``batch`` with its last seed, so one compiled shape
+    serves them all. agent_key: an int, or a function of a batch's seeds."""
     seeds = np.asarray(seeds, np.int64)
     pad = len(seeds) > batch if pad is None else pad
     parts = []
@@ -348,19 +369,9 @@ def play_jax(agents: Sequence, options, seeds, names=None, batch: int = 256, pad
         chunk = seeds[start:start + batch]
         padded = np.concatenate([chunk, np.full(batch - len(chunk), chunk[-1])]) if pad else chunk
         key = agent_key(chunk) if callable(agent_key) else int(agent_key)
-        r = play_batch(engine, agents, options, padded, agent_key=int(key), max_decisions=max_decisions)
-        n = len(chunk)
-        g = np.arange(n)
-        parts.append(GameResults(
-            seed=chunk.copy(), options_hash=np.full(n, options_hash(options), dtype=object),
-            engine=np.full(n, "jax", dtype=object), agents=np.asarray([names] * n, dtype=object),
-            scores=r["scores"][g], places=r["places"][g], win_shares=shares_from_places(r["places"][g]), rounds=r["rounds"][g],
-            end_trigger=np.asarray(["illegal action" if r["illegal"][i] else "" for i in g], dtype=object),
-            decisions=r["decisions"][g], duration=np.full(n, r["seconds"] / len(padded)),
-            monkey_holder=np.full(n, -1, np.int64),
-            stats=None if r["stats"] is None else {k: v[g] for k, v in r["stats"].items()}))
+        parts.append(chunk_results(padded, int(key), len(chunk)))
         if progress:
-            progress(n)
+            progress(len(chunk))
     return GameResults.concat(parts) if len(parts) > 1 else parts[0]
 
 
@@ -410,4 +421,5 @@ def play_games(agents: Sequence | Callable[[int, int], Sequence], options, seeds
 
 
 __all__ = ["GameResults", "SHARED_WIN", "shared_win_rule", "TimedAgent", "play_games", "shares_from_places", "options_hash",
-           "new_options", "with_seed", "players_of", "play_one", "summary", "play_reference", "play_batch", "play_jax"]
+           "new_options", "with_seed", "players_of", "play_one", "summary", "play_reference", "play_batch", "play_jax",
+           "play_in_batches"]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from monkey_env.apps.results_table import GameResults, agent_names, options_hash, shares_from_places
+from monkey_env.apps.results_table import GameResults, agent_names, options_hash, play_in_batches, shares_from_places
 from monkey_env.apps.results_table import play_batch as generic_play_batch
 from monkey_env.core.outcome import batch_places, win_shares
 from monkey_env.monkey_palace.engine import Game
@@ -193,31 +193,24 @@ def _play_jax(agents, options, seeds, names, batch, pad, agent_key, share_agents
         jg = jax_game_for(options)
     names = list(names) if names is not None else agent_names(agents)
     rules = {k: getattr(options, k) for k in RULE_FIELDS}
-    pad = len(seeds) > batch if pad is None else pad
     h = options_hash(options, jg.data.fingerprint_without_map)
-    parts = []
-    for start in range(0, len(seeds), batch):
-        chunk = seeds[start:start + batch]
-        padded = np.concatenate([chunk, np.full(batch - len(chunk), chunk[-1])]) if pad else chunk
-        key = agent_key(chunk) if callable(agent_key) else int(agent_key)
+
+    def chunk_results(padded, key: int, n: int) -> GameResults:
         r = play_batch(jg, agents, players=options.players, map=options.map, seeds=padded, options=rules,
-                       agent_key=int(key), max_decisions=max_decisions, share_agents=share_agents)
-        parts.append(r.take(slice(0, len(chunk))) if len(padded) > len(chunk) else r)
-        if progress:
-            progress(len(chunk))
-    r = BatchResult.concat(parts) if len(parts) > 1 else parts[0]
-    g = len(r.seeds)
-    end = np.asarray(["illegal action" if r.illegal[i] else END_KIND_NAMES[r.end_kind[i]] if r.end_kind[i] >= 0
-                      else "" for i in range(g)], dtype=object)
-    places = r.ranks().astype(np.int64)
-    per_game = np.concatenate([np.full(len(p.seeds), p.seconds / max(len(p.seeds), 1)) for p in parts])
-    return GameResults(seed=r.seeds.astype(np.int64), options_hash=np.full(g, h, dtype=object),
-                       engine=np.full(g, "jax", dtype=object), agents=np.asarray([names] * g, dtype=object),
-                       scores=r.scores.astype(np.int64), places=places, win_shares=shares_from_places(places),
-                       rounds=r.rounds.astype(np.int64), end_trigger=end, decisions=r.decisions.astype(np.int64),
-                       duration=per_game, monkey_holder=(np.full(g, -1) if r.holders is None
-                                                         else np.asarray(r.holders)[:, 0]).astype(np.int64),
-                       batch=r)
+                       agent_key=key, max_decisions=max_decisions, share_agents=share_agents)
+        r = r.take(slice(0, n)) if len(padded) > n else r
+        end = np.asarray(["illegal action" if r.illegal[i] else END_KIND_NAMES[r.end_kind[i]] if r.end_kind[i] >= 0
+                          else "" for i in range(n)], dtype=object)
+        places = r.ranks().astype(np.int64)
+        return GameResults(seed=r.seeds.astype(np.int64), options_hash=np.full(n, h, dtype=object),
+                           engine=np.full(n, "jax", dtype=object), agents=np.asarray([names] * n, dtype=object),
+                           scores=r.scores.astype(np.int64), places=places, win_shares=shares_from_places(places),
+                           rounds=r.rounds.astype(np.int64), end_trigger=end, decisions=r.decisions.astype(np.int64),
+                           duration=np.full(n, r.seconds / max(n, 1)),
+                           monkey_holder=(np.full(n, -1) if r.holders is None
+                                          else np.asarray(r.holders)[:, 0]).astype(np.int64),
+                           batch=r)
+    return play_in_batches(seeds, batch, pad, agent_key, chunk_results, progress)
 
 
 def _play_reference(agents, options, seeds, names, data, on_game, progress) -> GameResults:
