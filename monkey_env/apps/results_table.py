@@ -241,17 +241,26 @@ def summary(game, decisions: int | None = None) -> dict:
     return out
 
 
-def play_reference(agents: Sequence | Callable, options, seeds, names=None, on_game=None, progress=None):
-    """The games of these seeds on the reference engine: GameResults (engine "reference")."""
+def play_reference(agents: Sequence | Callable, options, seeds, names=None, on_game=None, progress=None, *,
+                   play: Callable | None = None, hashed: str | None = None):
+    """The games of these seeds on the reference engine: GameResults (engine "reference").
+
+    play(options, agents) -> (game, its summary): one game to its end (default: play_one and
+    summary, the protocol's; a summary has at least scores, places, rounds, end_trigger and
+    decisions, and ``monkey_holder``, the tie-break's holder, where the game has one). hashed: the
+    table's options hash (default ``options_hash(options)``)."""
     spec = spec_for_options(options)
-    h = options_hash(options)
+    if play is None:
+        def play(one_options, seated):
+            game, decisions = play_one(spec, one_options, seated)
+            return game, summary(game, decisions)
+    h = options_hash(options) if hashed is None else hashed
     rows, stats = [], []
     for i, seed in enumerate(seeds):
         seated = list(agents(i, int(seed)) if callable(agents) else agents)
         t0 = time.perf_counter()
-        game, decisions = play_one(spec, with_seed(options, seed), seated)
+        game, s = play(with_seed(options, seed), seated)
         duration = time.perf_counter() - t0
-        s = summary(game, decisions)
         rows.append((list(names) if names is not None else agent_names(seated), s, duration))
         stats.append(game.stats() if hasattr(game, "stats") else {})
         if on_game:
@@ -267,7 +276,8 @@ def play_reference(agents: Sequence | Callable, options, seeds, names=None, on_g
                        win_shares=shares_from_places(places), rounds=np.asarray([s["rounds"] for _, s, _ in rows], np.int64),
                        end_trigger=np.asarray([s["end_trigger"] for _, s, _ in rows], dtype=object),
                        decisions=np.asarray([s["decisions"] for _, s, _ in rows], np.int64),
-                       duration=np.asarray([d for _, _, d in rows], float), monkey_holder=np.full(g, -1, np.int64),
+                       duration=np.asarray([d for _, _, d in rows], float),
+                       monkey_holder=np.asarray([s.get("monkey_holder", -1) for _, s, _ in rows], np.int64),
                        stats=_stack(stats))
 
 

@@ -19,13 +19,19 @@ of a reference game are the same rule's (``game_summary``).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from monkey_env.apps.results_table import GameResults, agent_names, options_hash, play_in_batches, shares_from_places
+from monkey_env.apps.results_table import (
+    GameResults,
+    agent_names,
+    options_hash,
+    play_in_batches,
+    play_reference,
+    shares_from_places,
+)
 from monkey_env.apps.results_table import play_batch as generic_play_batch
 from monkey_env.core.outcome import batch_places, win_shares
 from monkey_env.monkey_palace.engine import Game
@@ -215,27 +221,6 @@ def _play_jax(agents, options, seeds, names, batch, pad, agent_key, share_agents
 
 def _play_reference(agents, options, seeds, names, data, on_game, progress) -> GameResults:
     data = data or options.game_data()
-    h = options_hash(options, data.fingerprint_without_map)
-    rows = []
-    for i, seed in enumerate(seeds):
-        seated = list(agents(i, int(seed)) if callable(agents) else agents)
-        t0 = time.perf_counter()
-        game, summary = play_game(options.with_seed(int(seed)), seated, data)
-        duration = time.perf_counter() - t0
-        rows.append((list(names) if names is not None else agent_names(seated), summary, duration))
-        if on_game:
-            on_game(game, summary)
-        if progress:
-            progress(1)
-    g = len(rows)
-    scores = np.asarray([s["scores"] for _, s, _ in rows], np.int64)
-    monkey = np.asarray([s["monkey_holder"] for _, s, _ in rows], np.int64)
-    places = batch_places(scores, np.full(g, scores.shape[1]), monkey).astype(np.int64)
-    return GameResults(seed=seeds.copy(), options_hash=np.full(g, h, dtype=object),
-                       engine=np.full(g, "reference", dtype=object),
-                       agents=np.asarray([n for n, _, _ in rows], dtype=object), scores=scores, places=places,
-                       win_shares=np.asarray([win_shares(s["scores"], s["monkey_holder"]) for _, s, _ in rows]),
-                       rounds=np.asarray([s["rounds"] for _, s, _ in rows], np.int64),
-                       end_trigger=np.asarray([s["end_trigger"] for _, s, _ in rows], dtype=object),
-                       decisions=np.asarray([s["decisions"] for _, s, _ in rows], np.int64),
-                       duration=np.asarray([d for _, _, d in rows], float), monkey_holder=monkey)
+    return play_reference(agents, options, seeds, names, on_game, progress,
+                          play=lambda one_options, seated: play_game(one_options, seated, data),
+                          hashed=options_hash(options, data.fingerprint_without_map))
