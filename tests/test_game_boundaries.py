@@ -16,13 +16,10 @@ GENERIC_AGENTS = ("base.py", "random_agent.py", "registry.py", "ppo_jax.py", "mc
 # file -> mentions of a game (imports of its modules, its name as a string) still allowed: none.
 ALLOWED = {}
 # file -> comparisons with the default game (``game == DEFAULT_GAME``: code doing something else for
-# the first game) still allowed, each with its reason. A game's difference is a part or a field of
-# its GameSpec (the registry), never a branch on which game is the default.
-DEFAULT_BRANCHES_ALLOWED = {
-    # cmd_train refuses --game contradicting the config's game: field; --game's default is the
-    # default game, so the default cannot tell "not given" from "given" (not a game's difference)
-    "monkey_env/apps/train.py": 1,
-}
+# the first game) still allowed, each with its reason: none (the last, train.py's, is paid). A
+# game's difference is a part or a field of its GameSpec (the registry), never a branch on which
+# game is the default.
+DEFAULT_BRANCHES_ALLOWED = {}
 # (importer game, imported module) still allowed: none (every game reads its data with core.config_loading).
 SIDEWAYS_ALLOWED = set()
 
