@@ -42,6 +42,7 @@ class PolicyGame:
 
     name: str
     seats: int                       # the seat axis of rewards and places
+    checkpoint_file: str = ""        # the shipped checkpoint in agents/checkpoints/ (ppo_jax_<name>.msgpack when empty)
     network_defaults: dict = {}
 
     def __init__(self, engine):
@@ -95,6 +96,7 @@ class PolicyGame:
 # ============================================================== Monkey Palace
 class MonkeyPalacePolicy(PolicyGame):
     name, seats = "monkey_palace", 4
+    checkpoint_file = "ppo_jax.msgpack"      # the first game's, named before there were others
 
     def __init__(self, engine):
         from monkey_env.agents.greedy import batch_scores
@@ -279,15 +281,15 @@ class ForbiddenCityPolicy(FlatPolicyGame):
         return state
 
 
-POLICY_GAMES = {"monkey_palace": MonkeyPalacePolicy, "shadow_theater": ShadowTheaterPolicy,
-                "forbidden_city": ForbiddenCityPolicy}
-
-
 def policy_game(name: str, engine=None) -> PolicyGame:
-    """The PPO parts of the game called ``name`` (on ``engine``, else the game's default JAX engine)."""
-    if name not in POLICY_GAMES:
-        raise ValueError(f"no JAX PPO for the game {name!r}; games with one: {', '.join(POLICY_GAMES)}")
+    """The PPO parts of the game called ``name`` (its ``policy`` part in monkey_env.games), on
+    ``engine``, else the game's default JAX engine."""
+    from monkey_env.games import GAMES, game_spec
+
+    spec = game_spec(name)
+    if not spec.has("policy"):
+        with_one = [g for g, s in GAMES.items() if s.has("policy")]
+        raise ValueError(f"no JAX PPO for the game {name!r}; games with one: {', '.join(with_one)}")
     if engine is None:
-        from monkey_env.games import game_spec
-        engine = game_spec(name).load("jax_engine")()
-    return POLICY_GAMES[name](engine)
+        engine = spec.load("jax_engine")()
+    return spec.load("policy")(engine)

@@ -33,8 +33,11 @@ JAX_PPO_GAMES = tuple(name for name, spec in GAMES.items() if spec.has("policy")
 
 
 def default_checkpoint(game: str = DEFAULT_GAME) -> Path:
-    """The shipped checkpoint of a game: ppo_jax.msgpack (Monkey Palace), ppo_jax_<game>.msgpack."""
-    return DEFAULT_CHECKPOINT if game == DEFAULT_GAME else CHECKPOINTS / f"ppo_jax_{game}.msgpack"
+    """The shipped checkpoint of a game: its policy's ``checkpoint_file`` (Monkey Palace's
+    ppo_jax.msgpack), else ppo_jax_<game>.msgpack."""
+    spec = GAMES.get(game)
+    named = spec.load("policy").checkpoint_file if spec is not None and spec.has("policy") else ""
+    return CHECKPOINTS / (named or f"ppo_jax_{game}.msgpack")
 
 
 class CheckpointError(ValueError):

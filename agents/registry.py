@@ -1,21 +1,20 @@
-"""Agents by name, per game: the built-in ones of Monkey Palace (``random``, ``greedy``, ``ppo`` =
-the shipped checkpoint of the JAX trainer, ``ppo-sample`` = the same sampling from its policy,
-``ppo-sb3`` and ``ppo-sb3-sample`` = the Stable-Baselines3 checkpoint, ``ppo:PATH`` = another
-checkpoint: a ``.zip`` is an SB3 one, anything else a JAX one, ``mcts`` = the search agent,
-``mcts:sims=64,det=2,depth=0,temp=0`` = with those settings), those another game registers (its
-``agents`` part in monkey_env.games: a dict name -> factory(seed)), or any class given by import
-path ``package.module:Class``.
+"""Agents by name, per game, from the game's parts in the registry (monkey_env.games):
 
-``mcts`` and ``mcts:...`` (agents/mcts.py) exist for every game with a JAX PPO, a JAX engine and
-a ``search`` part.
+- ``random`` plays every game (it reads only the legal mask, in ``act`` and ``act_batch``);
+- a game with a ``policy`` part (a JAX PPO, ``ppo_jax.JAX_PPO_GAMES``) has ``ppo`` (its shipped
+  checkpoint, ``ppo_jax.default_checkpoint(game)``), ``ppo-sample`` (the same drawing from its
+  policy) and ``ppo:PATH`` (another checkpoint: the game's ``checkpoint_agent`` part reads the
+  formats of its own, Monkey Palace's Stable-Baselines3 ``.zip``; anything else is a JAX one);
+- a game with a ``jax_engine`` and a ``search`` part has ``mcts`` (agents/mcts.py) and
+  ``mcts:sims=64,det=2,depth=0,temp=0`` (with those settings), its PPO as prior and value, or
+  ``prior=uniform`` without one;
+- a game's ``agents`` part adds its own (a dict name -> factory(seed): Monkey Palace's ``greedy``,
+  ``ppo-sb3``, ``ppo-sb3-sample`` in agents/monkey_palace.py);
+- any class given by import path ``package.module:Class``.
 
-``random`` plays any game (it reads only the legal mask, in ``act`` and ``act_batch``); every
-function takes ``game=`` (default ``monkey_palace``, so existing calls are Monkey Palace's).
-Every game with a JAX PPO (``ppo_jax.JAX_PPO_GAMES``) has ``ppo`` and ``ppo-sample`` (its shipped
-checkpoint ``agents/checkpoints/ppo_jax_<game>.msgpack``) and ``ppo:PATH`` (another checkpoint).
-
-A factory takes the agent's seed (every random choice of the agent comes from it). User
-classes are built as ``Class(seed=seed)`` when their constructor takes a seed, else ``Class()``.
+Every function takes ``game=`` (default ``games.DEFAULT_GAME``). A factory takes the agent's
+seed (every random choice of the agent comes from it). User classes are built as
+``Class(seed=seed)`` when their constructor takes a seed, else ``Class()``.
 """
 
 from __future__ import annotations
@@ -32,44 +31,6 @@ def _random(seed: int):
     return RandomAgent(seed)
 
 
-def _greedy(seed: int):
-    from monkey_env.agents.greedy import GreedyAgent
-    return GreedyAgent(seed)
-
-
-def _ppo(seed: int):
-    from monkey_env.agents.ppo_jax import JaxPPOAgent
-    return JaxPPOAgent(seed=seed)
-
-
-def _ppo_sample(seed: int):
-    """The shipped checkpoint drawing its actions from its policy (from the seed, or the batch's
-    key): games of a deterministic agent repeat their openings, this one's vary."""
-    from monkey_env.agents.ppo_jax import JaxPPOAgent
-    agent = JaxPPOAgent(seed=seed, deterministic=False)
-    agent.name = "ppo-sample"
-    return agent
-
-
-def _ppo_sb3(seed: int):
-    from monkey_env.agents.ppo import PPOAgent
-    agent = PPOAgent(seed=seed)
-    agent.name = "ppo-sb3"
-    return agent
-
-
-def _ppo_sb3_sample(seed: int):
-    from monkey_env.agents.ppo import PPOAgent
-    agent = PPOAgent(seed=seed, deterministic=False)
-    agent.name = "ppo-sb3-sample"
-    return agent
-
-
-def _mcts(seed: int):
-    from monkey_env.agents.mcts import make_mcts
-    return make_mcts("", seed)
-
-
 def _game_mcts(game: str, settings: str = ""):
     def factory(seed: int):
         from monkey_env.agents.mcts import make_mcts
@@ -80,26 +41,15 @@ def _game_mcts(game: str, settings: str = ""):
 
 
 def _game_ppo(game: str, deterministic: bool):
-    """A game's shipped JAX PPO checkpoint, as ``ppo`` (most probable action) or ``ppo-sample``."""
+    """A game's shipped JAX PPO checkpoint, as ``ppo`` (most probable action) or ``ppo-sample``
+    (drawing from its policy, from the seed or the batch's key: a deterministic agent's games
+    repeat their openings, this one's vary)."""
     def factory(seed: int):
         from monkey_env.agents.ppo_jax import JaxPPOAgent
         agent = JaxPPOAgent(seed=seed, deterministic=deterministic, game=game)
         agent.name = "ppo" if deterministic else "ppo-sample"
         return agent
     return factory
-
-
-def _ppo_path(path: str, seed: int):
-    if path.endswith(".zip"):
-        from monkey_env.agents.ppo import PPOAgent
-        return PPOAgent(path, seed=seed)
-    from monkey_env.agents.ppo_jax import JaxPPOAgent
-    return JaxPPOAgent(path, seed=seed)
-
-
-BUILT_IN: dict[str, Callable[[int], object]] = {"random": _random, "greedy": _greedy, "ppo": _ppo,
-                                                "ppo-sample": _ppo_sample, "ppo-sb3": _ppo_sb3,
-                                                "ppo-sb3-sample": _ppo_sb3_sample, "mcts": _mcts}
 
 
 GENERIC: dict[str, Callable[[int], object]] = {"random": _random}   # agents that play every game
@@ -111,21 +61,21 @@ def register(name: str, factory: Callable[[int], object], game: str = DEFAULT_GA
 
 
 def agents_of(game: str = DEFAULT_GAME) -> dict[str, Callable[[int], object]]:
-    """The named agents of a game: Monkey Palace's BUILT_IN, else the game's ``agents`` part
-    (monkey_env.games) with the generic ones (random) beside it."""
-    if game == DEFAULT_GAME:
-        return BUILT_IN
+    """The named agents of a game, from its parts in the registry (monkey_env.games): the generic
+    ones (random), ``ppo`` and ``ppo-sample`` where it has a ``policy``, ``mcts`` where it has a
+    ``jax_engine`` and a ``search`` part, and its own ``agents`` part."""
     if game not in _PER_GAME:
-        from monkey_env.agents.ppo_jax import JAX_PPO_GAMES
         from monkey_env.games import game_spec
 
         spec = game_spec(game)                      # an unknown game raises, naming the known ones
-        ppo = {"ppo": _game_ppo(game, True), "ppo-sample": _game_ppo(game, False)} if game in JAX_PPO_GAMES else {}
+        named = dict(GENERIC)
+        if spec.has("policy"):
+            named |= {"ppo": _game_ppo(game, True), "ppo-sample": _game_ppo(game, False)}
         # the search agent (agents/mcts.py) where the game has a JAX engine and a search part: the
         # game's PPO as prior and value, or without one every legal action alike and a value of 0
         if spec.has("jax_engine") and spec.has("search"):
-            ppo["mcts"] = _game_mcts(game, "" if ppo else "prior=uniform")
-        _PER_GAME[game] = {**GENERIC, **ppo, **(spec.load("agents") if spec.has("agents") else {})}
+            named["mcts"] = _game_mcts(game, "" if spec.has("policy") else "prior=uniform")
+        _PER_GAME[game] = named | (spec.load("agents") if spec.has("agents") else {})
     return _PER_GAME[game]
 
 
@@ -156,12 +106,9 @@ def make_agent(name: str, seed: int = 0, game: str = DEFAULT_GAME):
     named = agents_of(game)
     if name in named:
         return named[name](seed)
-    if name.startswith("ppo:") and game == DEFAULT_GAME:  # a Monkey Palace PPO checkpoint by path
-        return _ppo_path(name[4:], seed)
-    if name.startswith("ppo:") and "ppo" in named:     # another game's JAX PPO checkpoint by path
-        from monkey_env.agents.ppo_jax import JaxPPOAgent
-        agent = JaxPPOAgent(name[4:], seed=seed, game=game)
-        agent.name = name
+    if name.startswith("ppo:"):                     # a checkpoint by path
+        agent = _checkpoint_agent(name[4:], seed, game, named)
+        agent.name = name   # as asked for: results tables show the name given
         return agent
     if name.startswith("mcts:") and "mcts" in named:  # the search agent with settings (agents/mcts.py)
         from monkey_env.agents.mcts import make_mcts
@@ -191,6 +138,21 @@ def make_agent(name: str, seed: int = 0, game: str = DEFAULT_GAME):
     if not (hasattr(agent, "act") or hasattr(agent, "act_batch")):
         raise ValueError(f"agent {name!r}: {class_name} has neither act(game, mask) nor act_batch(...)")
     return agent
+
+
+def _checkpoint_agent(path: str, seed: int, game: str, named: dict):
+    """``ppo:PATH``: the game's own checkpoint format where its ``checkpoint_agent`` part reads the
+    file (Monkey Palace's SB3 ``.zip``), else its JAX PPO's."""
+    from monkey_env.games import game_spec
+
+    spec = game_spec(game)
+    agent = spec.load("checkpoint_agent")(path, seed) if spec.has("checkpoint_agent") else None
+    if agent is not None:
+        return agent
+    if "ppo" not in named:
+        raise ValueError(f"agent 'ppo:{path}': {game} has no JAX PPO (no policy part in monkey_env.games)")
+    from monkey_env.agents.ppo_jax import JaxPPOAgent
+    return JaxPPOAgent(path, seed=seed, game=game)
 
 
 def make_batch_agent(spec, seed: int = 0, game: str = DEFAULT_GAME):

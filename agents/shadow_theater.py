@@ -16,7 +16,7 @@ mean value of the cards it has not seen (``public_points``):
 and takes the best (ties broken at random from its seed or key). A Garden placement is scored
 after the King's move it leads to is asked (the King move is its own decision, scored the same way).
 The reference form (``act``) and the JAX form (``act_batch``, every action of every game in one
-vmapped step) compute the same values (tests/test_shadow_theater_hidden.py).
+vmapped step) compute the same values (tests/games/shadow_theater/test_shadow_theater_hidden.py).
 """
 
 from __future__ import annotations

@@ -31,9 +31,9 @@ def main() -> int:
     args = ap.parse_args()
 
     from monkey_env.agents.registry import make_agent
-    from monkey_env.apps.any_game import play_jax
     from monkey_env.apps.balance.any_game import _json_ready, markdown, seat_section
     from monkey_env.apps.balance.stats import diff_means, diff_proportions
+    from monkey_env.apps.results_table import play_jax
     from monkey_env.forbidden_city.apps.balance import sections as fc_sections
     from monkey_env.forbidden_city.options import ForbiddenCityOptions
 

@@ -20,8 +20,8 @@ import numpy as np
 def evaluate(players: int, games: int, seed: int, batch: int, start_side: str = "beginner",
              engine: str = "jax") -> dict:
     from monkey_env.agents.registry import make_agent
-    from monkey_env.apps.any_game import play_jax, play_reference
     from monkey_env.apps.balance.stats import wilson
+    from monkey_env.apps.results_table import play_jax, play_reference
     from monkey_env.forbidden_city.options import ForbiddenCityOptions
 
     options = ForbiddenCityOptions(players=players, start_side=start_side)

@@ -33,6 +33,9 @@ class GameSpec:
     # False for a game of perfect information: its redraw_hidden returns the same game, which
     # tests/test_information_sets.py then checks instead of requiring the redraws to change it.
     hidden_information: bool = True
+    # True for the first game only: its tournaments' identities in the arena's databases were fixed
+    # before there were other games and carry no "game" key (so its existing tournaments continue).
+    identity_without_game: bool = False
 
     def load(self, part: str):
         """Import one part (PARTS says what each is): "module:attribute", or a whole module."""
@@ -73,7 +76,10 @@ PARTS = {
             "legal actions with the prompts' parts above)",
     "differential": "a function (jax_engine, first, batch, seed) -> {'decisions': n}: random games on both "
                     "engines compared decision by decision (raises AssertionError at the first difference)",
-    "agents": "a dict agent name -> factory(seed) of the game's own agents (random is generic)",
+    "agents": "a dict agent name -> factory(seed) of the game's own agents (random, ppo, ppo-sample and mcts "
+              "come from the other parts: agents/registry.py)",
+    "checkpoint_agent": "a function (path, seed) -> the agent of ``ppo:PATH`` for a checkpoint of a format of the "
+                        "game's own (Monkey Palace's SB3 .zip), None for another file (the JAX PPO reads it)",
     "balance": "a function (GameResults) -> list of report sections: the game's own balance figures",
     "balance_lab": "the game's own balance report in place of the generic one (a whole module): add_flags(parser), "
                    "its flags beside every game's, run(args) -> exit status, and DESCRIPTION, the command's help",
@@ -92,7 +98,7 @@ PARTS = {
     "play_games": "a function (engine, agents, options, seeds, *, names, batch, pad, agent_key, share_agents, "
                   "max_decisions, jax_game, data, on_game, progress) -> monkey_env.apps.results_table.GameResults: "
                   "the game's own pipeline for many games, with details of its own beside the table "
-                  "(without it: apps.any_game, from the engines' protocol)",
+                  "(without it: apps.results_table's own, from the engines' protocol)",
     "policy": "the game's JAX PPO parts (agents/ppo_games.py's PolicyGame class: network, inputs, batched greedy, "
               "score change, places, settings): a game with it has the ppo agents and the JAX trainer",
     "network": "the pydantic model of the game's network sizes in the JAX trainer's config (network:)",
@@ -129,6 +135,8 @@ GAMES: dict[str, GameSpec] = {
             "play": f"{_MP}.apps.play:play",
             "network": f"{_MP}.apps.network:NetworkConfig",
             "policy": "monkey_env.agents.ppo_games:MonkeyPalacePolicy",
+            "agents": "monkey_env.agents.monkey_palace:AGENTS",
+            "checkpoint_agent": "monkey_env.agents.monkey_palace:checkpoint_agent",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),
@@ -138,6 +146,7 @@ GAMES: dict[str, GameSpec] = {
         data_files=("tray.yaml", "cards.yaml", "boards.yaml", "catalogue.yaml"),
         score_name="Banana Points",
         win_rule="the winner has the most Banana Points, a tie going to the Monkey trophy's holder",
+        identity_without_game=True,
     ),
     "shadow_theater": GameSpec(
         name="shadow_theater", title="The Shadow Theater", env_id="shadow_theater_v0", gym_id="ShadowTheater-v0",

@@ -230,3 +230,17 @@ def test_training_configs_choose_their_trainer_and_name_bad_fields(tmp_path):
     bad.write_text("games: {players: [5]}\n")
     with pytest.raises(ConfigError, match="players"):
         load_config(bad)
+
+
+def test_train_refuses_a_game_flag_that_contradicts_the_configs_game(capsys):
+    """The config's game: field decides; --game may only agree (named or not, the default game too)."""
+    from monkey_env.apps.cli import main
+
+    config = "configs/train/ppo_jax_shadow_theater.yaml"
+    for flag in (["--game", "forbidden_city"], ["--game=monkey_palace"]):
+        assert main(["train", *flag, config]) == 2
+        assert "trains shadow_theater (the config's game: field decides)" in capsys.readouterr().err
+    for flag in ([], ["--game", "shadow_theater"]):        # agreeing: the next check (the steps) speaks
+        assert main(["train", *flag, config, "--steps", "-1"]) == 2
+        err = capsys.readouterr().err
+        assert "total_decisions" in err and "field decides" not in err

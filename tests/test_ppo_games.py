@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 from tiny_training import two_iterations
 
-from monkey_env.agents.ppo_games import POLICY_GAMES, policy_game
+from monkey_env.agents.ppo_games import policy_game
 from monkey_env.agents.ppo_jax import JAX_PPO_GAMES, CheckpointError, JaxPPOAgent, default_checkpoint, save_checkpoint
 from monkey_env.apps.jax_trainer import JaxTrainConfig, make_train
 from monkey_env.apps.train import load_config
 from monkey_env.core.config_loading import ConfigError
+from monkey_env.games import game_names, game_spec
 
 NETWORKS = {"shadow_theater": dict(hidden=8, greedy_inputs=0),
             "forbidden_city": dict(width=4, hidden=8, blocks=1, greedy_inputs=0, majority_inputs=1)}
@@ -79,7 +80,8 @@ def test_sampling_from_the_masked_policy_never_draws_an_illegal_action(trained):
 
 
 def test_the_shipped_configs_and_checkpoints_are_each_games_own(tmp_path):
-    assert set(POLICY_GAMES) == set(JAX_PPO_GAMES)
+    assert set(JAX_PPO_GAMES) == {g for g in game_names() if game_spec(g).has("policy")}
+    assert default_checkpoint("monkey_palace").name == "ppo_jax.msgpack"   # its policy's checkpoint_file
     for game in ("shadow_theater", "forbidden_city"):
         cfg = load_config(f"configs/train/ppo_jax_{game}.yaml")
         assert cfg.game == game and type(cfg.network).__name__ == {"shadow_theater": "FlatNetworkConfig",

@@ -203,7 +203,7 @@ def test_a_tiny_tune_writes_a_report_and_a_configs_folder_that_loads_and_plays(g
     # The folder loads and plays, on both engines, through --config-dir.
     assert main(["simulate", "--game", game, "--games", "1", "--config-dir", str(out / "configs"), "--quiet"]) == 0
     from monkey_env.agents.registry import make_batch_agent
-    from monkey_env.apps.any_game import play_jax
+    from monkey_env.apps.results_table import play_jax
 
     options = spec.load("options")(config_dir=str(out / "configs"))
     agents = [make_batch_agent("random", seed=s, game=game) for s in range(options.players)]

@@ -1,6 +1,6 @@
 """The keys of batched games: the deal of game ``seed`` on a JAX engine is always the same.
 
-Every game's JAX batches start from ``game_keys(seeds)`` (``any_game.play_batch``, each game's
+Every game's JAX batches start from ``game_keys(seeds)`` (``results_table.play_batch``, each game's
 ``play_games`` part, the tune), so the same seed deals the same game in every batch and size.
 """
 

@@ -50,9 +50,9 @@ def bench_pgx_go(batch: int, steps: int, seed: int) -> dict | None:
 def run_any_game(spec, options, batches=(1, 256, 1024), reference_games: int = 20, seed: int = 0,
                  max_seconds: float = 60.0) -> dict:
     """Decisions per second of a game's reference engine (random games, one at a time) and of its
-    JAX engine (random games in batches), in the same run (apps.any_game's protocol)."""
+    JAX engine (random games in batches), in the same run (apps.results_table's protocol pipeline)."""
     from monkey_env.agents.random_agent import RandomAgent
-    from monkey_env.apps.any_game import play_one, players_of, with_seed
+    from monkey_env.apps.results_table import play_one, players_of, with_seed
 
     times, decisions = [], 0
     for i in range(reference_games):

@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-from monkey_env.agents.registry import BUILT_IN as AGENTS  # noqa: F401 (AGENTS: old name)
 from monkey_env.agents.registry import known_names, make_agent, split_agent_names
 from monkey_env.apps.cli_edges import (
     STOPPED,
@@ -40,12 +39,18 @@ def add_game_options(p: argparse.ArgumentParser, *, skip: tuple[str, ...] = ("re
     add_option_flags(p, chosen_game().load("options"), skip=skip + ("config_dir",))
 
 
-_CHOSEN = {"game": DEFAULT_GAME}
+_CHOSEN = {"game": DEFAULT_GAME, "given": False}
 
 
 def chosen_game():
     """The spec of the game named by --game (read before the subcommands' flags are built)."""
     return game_spec(_CHOSEN["game"])
+
+
+def game_given() -> bool:
+    """Whether this command line names its game (--game): a command whose game comes from a file
+    (train's config) refuses a contradiction only then."""
+    return _CHOSEN["given"]
 
 
 def common_flags() -> argparse.ArgumentParser:
@@ -236,7 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     LOAD_AT_START[:] = load_average() or []
     # --game decides which options the commands take: read it before building their flags.
     known, _ = common_flags().parse_known_args(argv)
-    _CHOSEN["game"] = known.game
+    given = argparse.ArgumentParser(add_help=False)
+    given.add_argument("--game")
+    _CHOSEN.update(game=known.game, given=given.parse_known_args(argv)[0].game is not None)
     parser = argparse.ArgumentParser(prog="monkey-palace", description=__doc__)
     sub = _SubcommandsWithCommonFlags(parser.add_subparsers(dest="command", required=True), common_flags())
 

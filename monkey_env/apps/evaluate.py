@@ -38,7 +38,7 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
 
     game_options: another game's options object (its own model, monkey_env.games); players, map
     and options are then read from it (its seed is replaced by `seed`)."""
-    from monkey_env.apps.any_game import new_options, players_of, with_seed
+    from monkey_env.apps.results_table import new_options, players_of, with_seed
 
     if game_options is None:
         game_options = new_options(DEFAULT_GAME, players=players, map=map, seed=seed, **(options or {}))

@@ -26,10 +26,71 @@ HELP = "Type the number of an action{hint}. At any question: help, show, save [F
 
 
 class Quit(Exception):
-    pass
+    """The player stopped (quit, or the input closed); the game is saved."""
 
 
-class AnySession:
+def read_answer(session, prompt: str, help_text, show_text) -> str:
+    """The next answer that is not one of the commands every question takes, which are done here:
+    help (says ``help_text()``), show (says ``show_text()``), save [FILE], quit or exit (saves and
+    stops; so does the input closing). ``session``: ``out``, ``inp``, ``say(text)``, ``save(path=None)``."""
+    while True:
+        session.out.write(prompt)
+        session.out.flush()
+        line = session.inp.readline()
+        if not line:
+            session.save()
+            raise Quit("the input closed")
+        answer = line.strip()
+        word, _, rest = answer.partition(" ")
+        if not answer:
+            continue
+        if word.lower() == "help":
+            session.say(help_text())
+        elif word.lower() == "show":
+            session.say(show_text())
+        elif word.lower() == "save":
+            session.save(Path(rest.strip()) if rest.strip() else None)
+        elif word.lower() in ("quit", "exit"):
+            session.save()
+            raise Quit("you stopped")
+        else:
+            return answer
+
+
+class Session:
+    """A terminal game of one person against bots, every game's: the subclass has ``game``, ``human``,
+    ``bots`` (seat -> (name, agent)), ``out``, ``inp`` and ``save(path=None)``, and says how a
+    session starts (``greeting``), plays the person's turn (``human_turn``), words a bot's move
+    (``bot_words``) and ends (``finish``)."""
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def run(self) -> int:
+        g = self.game
+        self.say(self.greeting())
+        try:
+            while not g.game_over:
+                if g.current == self.human:
+                    self.human_turn()
+                else:
+                    name, bot = self.bots[g.current]
+                    action = bot.act(g, g.legal_mask())
+                    self.say(self.bot_words(g.current, name, action))
+                    g.apply(action)
+        except Quit as e:
+            self.say(f"Stopped: {e}.")
+            return 0
+        except KeyboardInterrupt:            # Ctrl-C: keep the game, as at the end of the input
+            self.say("")
+            self.save()
+            self.say("Stopped: interrupted.")
+            return 130
+        self.finish()
+        return 0
+
+
+class AnySession(Session):
     def __init__(self, spec, game, human: int, opponents: list[str], save_path: Path, out=None, inp=None):
         self.spec, self.game, self.human, self.opponents, self.save_path = spec, game, human, opponents, save_path
         self.out, self.inp = out or sys.stdout, inp or sys.stdin
@@ -48,8 +109,6 @@ class AnySession:
         self.bots = {s: (n, make_agent(n, seed=game.options.seed * 100 + len(game.history) * 4 + s, game=spec.name))
                      for s, n in zip(seats, opponents)}
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
 
     def save(self, path: Path | None = None) -> None:
         path = Path(path or self.save_path)
@@ -88,31 +147,12 @@ class AnySession:
             self.say(f"  {i:>2}. {words}")
         self.say(f"Type a number from 1 to {len(entries)}{self.hint}.")
         while True:
-            self.out.write("> ")
-            self.out.flush()
-            line = self.inp.readline()
-            if not line:
-                self.save()
-                raise Quit("the input closed")
-            answer = line.strip()
-            word, _, rest = answer.partition(" ")
-            if not answer:
-                continue
-            if word.lower() == "help":
-                self.say(self.help())
-            elif word.lower() == "show":
-                self.say(self.text(g, self.human))
-            elif word.lower() == "save":
-                self.save(Path(rest.strip()) if rest.strip() else None)
-            elif word.lower() in ("quit", "exit"):
-                self.save()
-                raise Quit("you stopped")
-            elif answer.isdigit() and 1 <= int(answer) <= len(entries):
+            answer = read_answer(self, "> ", self.help, lambda: self.text(g, self.human))
+            if answer.isdigit() and 1 <= int(answer) <= len(entries):
                 return actions[int(answer) - 1]
-            else:
-                action = self.game_answer(answer, actions)
-                if action is not None:
-                    return action
+            action = self.game_answer(answer, actions)
+            if action is not None:
+                return action
 
     def game_answer(self, answer: str, actions: list[int]) -> int | None:
         """The action an answer in the game's own words names; None (said why) when it names none."""
@@ -125,31 +165,21 @@ class AnySession:
             self.say(f"  type a number from 1 to {len(actions)}{self.hint} (or help)")
         return action
 
-    def run(self) -> int:
+    def greeting(self) -> str:
+        return (f"{self.spec.title}. You are seat {self.human + 1}. "
+                + ", ".join(f"seat {s + 1}: {n}" for s, (n, _) in self.bots.items()))
+
+    def human_turn(self) -> None:
+        self.game.apply(self.ask_action())
+
+    def bot_words(self, seat: int, name: str, action: int) -> str:
+        return f"seat {seat + 1} ({name}): {self.game.action_name(action)}"
+
+    def finish(self) -> None:
         g = self.game
-        self.say(f"{self.spec.title}. You are seat {self.human + 1}. "
-                 + ", ".join(f"seat {s + 1}: {n}" for s, (n, _) in self.bots.items()))
-        try:
-            while not g.game_over:
-                if g.current == self.human:
-                    g.apply(self.ask_action())
-                else:
-                    name, bot = self.bots[g.current]
-                    action = bot.act(g, g.legal_mask())
-                    self.say(f"seat {g.current + 1} ({name}): {g.action_name(action)}")
-                    g.apply(action)
-        except Quit as e:
-            self.say(f"Stopped: {e}.")
-            return 0
-        except KeyboardInterrupt:
-            self.say("")
-            self.save()
-            self.say("Stopped: interrupted.")
-            return 130
         self.say(self.text(g, self.human))
         won = g.winners()
         self.say("You won!" if won == [self.human] else f"Winner: seat {', '.join(str(w + 1) for w in won)}.")
-        return 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:

@@ -7,8 +7,17 @@
 ``act_batch``, and on its reference engine otherwise, and returns a :class:`GameResults`: numpy
 columns, one row per game (``to_frame()`` gives a pandas DataFrame). ``simulate``, ``evaluate``,
 the arena and the balance lab play through it. A game with a ``play_games`` part (monkey_env.games)
-plays its games there (Monkey Palace: with the cards, colours and trophies its balance lab reads);
-every other game through its protocol (monkey_env.apps.any_game).
+plays its games there (Monkey Palace: with the cards, colours and trophies its balance lab reads;
+that part builds on this module's table, and this module reaches it only through the registry);
+every other game is played here from what monkey_env.core.protocol asks of a game:
+
+- the reference engine: ``Game.from_options(options)``, ``legal_mask``, ``apply``, ``current``,
+  ``game_over``, ``scores()``, ``places()``; optionally ``round`` (rounds played), ``end_reason``
+  (why it ended) and ``stats()`` (a dict of per-game figures, the ``stats`` of the table);
+- the JAX engine: ``params(options)``, ``batch_init(keys, params)``, ``batch_step``,
+  ``batch_legal_mask``, ``batch_scores``, ``batch_places`` and the state fields ``current`` (B,)
+  and ``terminated`` (B,); optionally ``illegal`` (B,), ``round`` (B,) and ``batch_stats(states)``
+  (the same dict as the reference engine's ``stats()``, one row per game).
 
 Who won is the game's rule, one definition for every command (monkey_env.core.outcome): a seat's
 place is 1 + the seats that beat it (more points, or as many and the game's tie-break); the
@@ -29,7 +38,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from monkey_env.core.options import jax_plays
-from monkey_env.games import DEFAULT_GAME, game_spec, spec_for_options
+from monkey_env.games import DEFAULT_GAME, GameSpec, game_spec, spec_for_options
 
 
 def shared_win_rule(game: str = DEFAULT_GAME) -> str:
@@ -72,7 +81,7 @@ class GameResults:
     monkey_holder: np.ndarray   # (G,) seat holding the Monkey trophy at the end (the tie-break), -1 none
     batch: object | None = None  # a game's own details of JAX games, by its play_games part (Monkey Palace's
     #                               BatchResult: cards, colours, trophies); with take(rows) and concat(parts)
-    stats: dict | None = None   # a game's own per-game figures, name -> (G, ...) (apps.any_game)
+    stats: dict | None = None   # a game's own per-game figures, name -> (G, ...) (its stats())
 
     COLUMNS = ("seed", "options_hash", "engine", "agents", "scores", "places", "win_shares", "rounds",
                "end_trigger", "decisions", "duration", "monkey_holder")
@@ -189,6 +198,193 @@ class TimedAgent:
 
 
 # ------------------------------------------------------------------------------------ playing
+def with_seed(options, seed: int):
+    """A copy of any game's options with another seed."""
+    return type(options)(**{**options.model_dump(), "seed": int(seed)})
+
+
+def new_options(game: str, *, players: int, seed: int = 0, map=None, **options):
+    """A game's options object from what every command knows: the player count, the seed, the
+    map where the game's options have one (ignored otherwise), and the game's own options."""
+    model = game_spec(game).load("options")
+    fields = dict(players=players, seed=seed, **options)
+    if map is not None and "map" in model.model_fields:
+        fields["map"] = str(map)
+    return model(**fields)
+
+
+def players_of(options) -> int:
+    return int(getattr(options, "players", 2))
+
+
+def play_one(spec: GameSpec, options, agents: Sequence) -> tuple[object, int]:
+    """One game on the reference engine to its end, seat s played by agents[s]: (game, decisions)."""
+    game = spec.load("reference").from_options(options)
+    decisions = 0
+    while not game.game_over:
+        game.apply(agents[game.current].act(game, game.legal_mask()))
+        decisions += 1
+    return game, decisions
+
+
+def summary(game, decisions: int | None = None) -> dict:
+    """One finished game as plain JSON-able values (simulate --json, saves' companions)."""
+    places = [int(p) for p in game.places()]
+    first = [s for s, p in enumerate(places) if p == 1]
+    out = {"seed": int(game.options.seed), "players": len(places), "scores": [int(v) for v in game.scores()],
+           "places": places, "winners": first,
+           "win_shares": [1.0 / len(first) if s in first else 0.0 for s in range(len(places))],
+           "rounds": int(game.round), "end_trigger": str(game.end_reason or ""),
+           "decisions": decisions}
+    if hasattr(game, "stats"):
+        out["stats"] = {k: np.asarray(v).tolist() for k, v in game.stats().items()}
+    return out
+
+
+def play_reference(agents: Sequence | Callable, options, seeds, names=None, on_game=None, progress=None, *,
+                   play: Callable | None = None, hashed: str | None = None):
+    """The games of these seeds on the reference engine: GameResults (engine "reference").
+
+    play(options, agents) -> (game, its summary): one game to its end (default: play_one and
+    summary, the protocol's; a summary has at least scores, places, rounds, end_trigger and
+    decisions, and ``monkey_holder``, the tie-break's holder, where the game has one). hashed: the
+    table's options hash (default ``options_hash(options)``)."""
+    spec = spec_for_options(options)
+    if play is None:
+        def play(one_options, seated):
+            game, decisions = play_one(spec, one_options, seated)
+            return game, summary(game, decisions)
+    h = options_hash(options) if hashed is None else hashed
+    rows, stats = [], []
+    for i, seed in enumerate(seeds):
+        seated = list(agents(i, int(seed)) if callable(agents) else agents)
+        t0 = time.perf_counter()
+        game, s = play(with_seed(options, seed), seated)
+        duration = time.perf_counter() - t0
+        rows.append((list(names) if names is not None else agent_names(seated), s, duration))
+        stats.append(game.stats() if hasattr(game, "stats") else {})
+        if on_game:
+            on_game(game, s)
+        if progress:
+            progress(1)
+    g = len(rows)
+    places = np.asarray([s["places"] for _, s, _ in rows], np.int64)
+    return GameResults(seed=np.asarray(seeds, np.int64).copy(), options_hash=np.full(g, h, dtype=object),
+                       engine=np.full(g, "reference", dtype=object),
+                       agents=np.asarray([n for n, _, _ in rows], dtype=object),
+                       scores=np.asarray([s["scores"] for _, s, _ in rows], np.int64), places=places,
+                       win_shares=shares_from_places(places), rounds=np.asarray([s["rounds"] for _, s, _ in rows], np.int64),
+                       end_trigger=np.asarray([s["end_trigger"] for _, s, _ in rows], dtype=object),
+                       decisions=np.asarray([s["decisions"] for _, s, _ in rows], np.int64),
+                       duration=np.asarray([d for _, _, d in rows], float),
+                       monkey_holder=np.asarray([s.get("monkey_holder", -1) for _, s, _ in rows], np.int64),
+                       stats=_stack(stats))
+
+
+def _stack(stats: list[dict]) -> dict | None:
+    if not stats or not stats[0]:
+        return None
+    return {k: np.stack([np.asarray(s[k]) for s in stats]) for k in stats[0]}
+
+
+def play_batch(engine, agents: Sequence, options, seeds, *, agent_key: int = 0, max_decisions: int = 5000,
+               params=None, share_agents: bool = False, on_step: Callable | None = None) -> dict:
+    """One batch of games (one per seed) on a JAX engine to their end; agents[s] plays seat s.
+
+    Each step asks every seat's agent for the whole batch, with empty legal masks for the games
+    where another seat is to play, and keeps per game the action of the seat to play (an agent
+    that skips games without a legal action spends its effort on its own decisions only).
+    params: the engine's params (default ``engine.params(options)``). share_agents: when one agent
+    object plays several seats, ask it once per step for all of them (a deterministic agent plays
+    the same games, faster); off, each seat gets its own call and key. on_step(before, after,
+    done): called after every step with the states before and after it and the games done before."""
+    import jax
+    import jax.numpy as jnp
+
+    from monkey_env.apps.batch_play import game_keys
+
+    for a in agents:
+        if not hasattr(a, "act_batch"):
+            raise ValueError(f"agent {getattr(a, 'name', a)!r} has no act_batch; play it on the reference engine")
+    seeds = np.asarray(seeds, np.int64)
+    t0 = time.perf_counter()
+    states = engine.batch_init(game_keys(seeds), engine.params(options) if params is None else params)
+    key = jax.random.PRNGKey(agent_key)
+    decisions = np.zeros(len(seeds), np.int64)
+    for _ in range(max_decisions):
+        done = np.asarray(states.terminated)
+        if done.all():
+            break
+        masks = engine.batch_legal_mask(states)
+        current = states.current
+        actions = jnp.zeros(len(seeds), jnp.int32)
+        asked: dict[int, jnp.ndarray] = {}
+        for seat, agent in enumerate(agents):
+            key, sub = jax.random.split(key)
+            if share_agents and id(agent) in asked:
+                chosen = asked[id(agent)]
+            else:
+                seats = [s for s, a in enumerate(agents) if a is agent] if share_agents else [seat]
+                to_play = jnp.isin(current, jnp.asarray(seats))
+                chosen = jnp.asarray(agent.act_batch(engine, states, masks & to_play[:, None], sub), jnp.int32)
+                asked[id(agent)] = chosen
+            actions = jnp.where(current == seat, chosen, actions)
+        before, states = states, engine.batch_step(states, actions)
+        decisions += ~done
+        if on_step is not None:
+            on_step(before, states, done)
+    else:
+        raise RuntimeError(f"games not finished after {max_decisions} decisions")
+    out = {"states": states, "decisions": decisions, "seconds": time.perf_counter() - t0,
+           "scores": np.asarray(engine.batch_scores(states)).astype(np.int64),
+           "places": np.asarray(engine.batch_places(states)).astype(np.int64),
+           "illegal": np.asarray(getattr(states, "illegal", np.zeros(len(seeds), bool))),
+           "rounds": np.asarray(getattr(states, "round", np.zeros(len(seeds)))).astype(np.int64)}
+    out["stats"] = ({k: np.asarray(v) for k, v in engine.batch_stats(states).items()}
+                    if hasattr(engine, "batch_stats") else None)
+    return out
+
+
+def play_jax(agents: Sequence, options, seeds, names=None, batch: int = 256, pad: bool | None = None,
+             agent_key: int | Callable = 0, max_decisions: int = 5000, engine=None, progress=None):
+    """The games of these seeds in JAX batches: GameResults (engine "jax")."""
+    spec = spec_for_options(options)
+    engine = engine or spec.load("jax_engine")(options)
+    names = list(names) if names is not None else agent_names(agents)
+
+    def chunk_results(padded, key: int, n: int) -> GameResults:
+        r = play_batch(engine, agents, options, padded, agent_key=key, max_decisions=max_decisions)
+        g = np.arange(n)
+        return GameResults(
+            seed=padded[:n].copy(), options_hash=np.full(n, options_hash(options), dtype=object),
+            engine=np.full(n, "jax", dtype=object), agents=np.asarray([names] * n, dtype=object),
+            scores=r["scores"][g], places=r["places"][g], win_shares=shares_from_places(r["places"][g]), rounds=r["rounds"][g],
+            end_trigger=np.asarray(["illegal action" if r["illegal"][i] else "" for i in g], dtype=object),
+            decisions=r["decisions"][g], duration=np.full(n, r["seconds"] / len(padded)),
+            monkey_holder=np.full(n, -1, np.int64),
+            stats=None if r["stats"] is None else {k: v[g] for k, v in r["stats"].items()})
+    return play_in_batches(seeds, batch, pad, agent_key, chunk_results, progress)
+
+
+def play_in_batches(seeds, batch: int, pad: bool | None, agent_key: int | Callable, chunk_results: Callable,
+                    progress=None) -> GameResults:
+    """The games of these seeds, ``batch`` at a time: ``chunk_results(seeds, agent key, n)`` plays a
+    batch and gives the GameResults of its first n games. With ``pad`` (default: when there is more
+    than one batch) every batch is filled to ``batch`` with its last seed, so one compiled shape
+    serves them all. agent_key: an int, or a function of a batch's seeds."""
+    seeds = np.asarray(seeds, np.int64)
+    pad = len(seeds) > batch if pad is None else pad
+    parts = []
+    for start in range(0, len(seeds), batch):
+        chunk = seeds[start:start + batch]
+        padded = np.concatenate([chunk, np.full(batch - len(chunk), chunk[-1])]) if pad else chunk
+        key = agent_key(chunk) if callable(agent_key) else int(agent_key)
+        parts.append(chunk_results(padded, int(key), len(chunk)))
+        if progress:
+            progress(len(chunk))
+    return GameResults.concat(parts) if len(parts) > 1 else parts[0]
+
+
 def agent_names(agents: Sequence) -> list[str]:
     return [str(getattr(a, "name", None) or type(a).__name__) for a in agents]
 
@@ -228,12 +424,12 @@ def play_games(agents: Sequence | Callable[[int, int], Sequence], options, seeds
         return spec.load("play_games")(engine, agents, options, seeds, names=names, batch=batch, pad=pad,
                                        agent_key=agent_key, share_agents=share_agents, max_decisions=max_decisions,
                                        jax_game=jax_game, data=data, on_game=on_game, progress=progress)
-    from monkey_env.apps import any_game
-
     if engine == "jax":
-        return any_game.play_jax(list(agents), options, seeds, names, batch, pad, agent_key,
+        return play_jax(list(agents), options, seeds, names, batch, pad, agent_key,
                                  max(max_decisions, 5000), jax_game, progress)
-    return any_game.play_reference(agents, options, seeds, names, on_game, progress)
+    return play_reference(agents, options, seeds, names, on_game, progress)
 
 
-__all__ = ["GameResults", "SHARED_WIN", "shared_win_rule", "TimedAgent", "play_games", "shares_from_places", "options_hash"]
+__all__ = ["GameResults", "SHARED_WIN", "shared_win_rule", "TimedAgent", "play_games", "shares_from_places", "options_hash",
+           "new_options", "with_seed", "players_of", "play_one", "summary", "play_reference", "play_batch", "play_jax",
+           "play_in_batches"]

@@ -70,8 +70,8 @@ def open_doc(doc, where: str = "the file") -> Opened:
     human = opponents = None
     if isinstance(doc.get("state"), dict) and isinstance(doc.get("game"), str):      # play's save
         name, inner, human, opponents = doc["game"], doc["state"], doc.get("human"), doc.get("opponents")
-    elif f"{DEFAULT_GAME}_play" in doc:                                               # the first game's first ones
-        name, inner, human, opponents = DEFAULT_GAME, doc.get("game"), doc.get("human"), doc.get("opponents")
+    elif first_play := [n for n in game_names() if f"{n}_play" in doc]:              # the first game's first ones
+        name, inner, human, opponents = first_play[0], doc.get("game"), doc.get("human"), doc.get("opponents")
     elif isinstance(doc.get("record"), dict) and isinstance(doc.get("seats"), list):  # the browser's games folder
         name, inner = doc.get("game", DEFAULT_GAME), doc["record"]
         seats = [s for s in doc["seats"] if isinstance(s, dict)]

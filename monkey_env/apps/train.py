@@ -284,10 +284,11 @@ def plot_curve(csv_path: Path, png_path: Path, title: str = "") -> None:
 def cmd_train(args: argparse.Namespace) -> int:
     cfg = load_config(args.config)
     jax_trainer = cfg.trainer == "jax"
-    asked = getattr(args, "game", None)
+    from monkey_env.apps.cli import game_given
+
     trained = cfg.game if jax_trainer else spec_for_options(cfg.game).name
-    if asked not in (None, DEFAULT_GAME, trained):   # --game's default is the default game: only a contradiction is refused
-        raise ConfigError(f"--game {asked}: {args.config} trains {trained} (the config's game: field decides)")
+    if game_given() and args.game != trained:       # the config's game: field decides; --game may only agree
+        raise ConfigError(f"--game {args.game}: {args.config} trains {trained} (the config's game: field decides)")
     steps_field = "total_decisions" if jax_trainer else "total_timesteps"
     overrides = {k: v for k, v in (("budget_minutes", args.minutes), (steps_field, args.steps),
                                    ("seed", args.seed), ("out_dir", args.out_dir)) if v is not None}

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import types
 import typing
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 
 class OptionsError(ValueError):
@@ -89,3 +89,26 @@ def options_from_args(model: type[BaseModel], args: argparse.Namespace, **overri
         raise OptionsError("; ".join(
             f"{_flag(str(err['loc'][0])) if err['loc'] else '(options)'}: {err['msg']} (got {err.get('input')!r})"
             for err in e.errors())) from None
+
+
+class GameOptionsModel(BaseModel):
+    """What every game's options model shares: frozen, strict, no unknown field; ``config_dir``
+    (where a game has one) read as text; ``with_seed``, ``replace`` and ``shared_by_games`` (the
+    options without PER_GAME_FIELDS, what a command gives per game)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    PER_GAME_FIELDS: ClassVar[frozenset] = frozenset({"players", "seed", "reward_mode", "observation_format"})
+
+    @field_validator("config_dir", mode="before", check_fields=False)
+    @classmethod
+    def _path_as_text(cls, v):
+        return None if v is None else str(v)
+
+    def with_seed(self, seed: int):
+        return self.replace(seed=int(seed))
+
+    def replace(self, **changes):
+        return type(self)(**{**self.model_dump(), **changes})
+
+    def shared_by_games(self) -> dict:
+        return self.model_dump(exclude=self.PER_GAME_FIELDS)

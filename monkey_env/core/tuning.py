@@ -17,6 +17,8 @@ by the game, e.g. ``cards``); ``check_objective`` fills the weights for them.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
 
 import yaml
@@ -193,3 +195,123 @@ def write_yaml(path: str | Path, data: dict, header: str = "") -> None:
     note = "".join(f"# {line}\n" for line in header.splitlines())
     body = yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=120, allow_unicode=True)
     Path(path).write_text(note + body)
+
+
+# ------------------------------------------------------------------ a game's space and tune part
+@dataclasses.dataclass(frozen=True)
+class Number:
+    """A number of a space file resolved by its game: its bound, what kind it is, where it lives
+    in the game's data (the game's own index: a card, a seat and an element, ...) and the
+    starting data's value."""
+
+    bound: Bound
+    kind: str
+    index: object
+    start: int
+
+    @property
+    def name(self) -> str:
+        return self.bound.number
+
+
+class TuneSpace:
+    """What every game's space does alike; a game's ``Space`` subclass names its game, terms and
+    files (GAME, TERMS, FOLDER, SPACE_FILE) and gives ``_resolve(bound) -> Number``, ``values``,
+    ``apply`` (the candidate's game data, validated by the data's own models) and ``_files`` (the
+    data files of a candidate as dicts, written by ``write_configs``).
+
+    Built from a space file over one starting data set (the shipped configs/ or --config-dir): the
+    file's game must be the game's, the objective's weights its terms, each number listed once and
+    resolved, and the data made with every number at its low and at its high bound valid."""
+
+    GAME = ""                        # the game's --game name
+    TERMS: tuple[str, ...] = SHARED_TERMS
+    FOLDER = ""                      # the game's data folder in configs/ ("" its top)
+    SPACE_FILE = ""                  # the default space file in configs/tune/
+
+    def __init__(self, spec: SpaceFile, data, source: str = "<space>"):
+        if spec.game and spec.game != self.GAME:
+            raise SpaceError(f"{source}: game {spec.game!r}: this is the space of {self.GAME}")
+        self.spec, self.data, self.source = spec, data, source
+        self.terms = self.TERMS
+        self.objective = check_objective(spec.objective, self.TERMS, source)
+        self.numbers: tuple[Number, ...] = tuple(resolve_all(spec, self._resolve, source))
+        self._check_numbers()
+        check_extremes(self.names, [n.bound for n in self.numbers], self.apply, source)
+
+    @classmethod
+    def default_space_path(cls) -> Path:
+        from monkey_env.core.config_loading import default_config_dir
+
+        return default_config_dir() / "tune" / cls.SPACE_FILE
+
+    @classmethod
+    def load(cls, path: str | Path | None, data):
+        """The space of a YAML file (None: the game's default space file, configs/tune/SPACE_FILE)."""
+        path = Path(path) if path else cls.default_space_path()
+        return cls(read_space_file(path), data, str(path))
+
+    def _resolve(self, bound: Bound) -> Number:
+        raise NotImplementedError(f"{type(self).__name__} resolves no number")
+
+    def _check_numbers(self) -> None:
+        """A game's checks of the resolved numbers together (none by default)."""
+
+    @property
+    def names(self) -> list[str]:
+        return [n.name for n in self.numbers]
+
+    def start(self) -> dict[str, int]:
+        """The starting data as a candidate."""
+        return {n.name: n.start for n in self.numbers}
+
+    def _checked_candidate(self, candidate: Mapping[str, int]) -> dict[str, int]:
+        out = self.start()
+        unknown = set(candidate) - set(out)
+        if unknown:
+            raise SpaceError(f"not numbers of this space: {', '.join(sorted(unknown))}")
+        out.update({k: int(v) for k, v in candidate.items()})
+        return out
+
+    def changes(self, candidate: Mapping[str, int]) -> list[dict]:
+        """The numbers a candidate changes: name, from, to, by."""
+        c = self._checked_candidate(candidate)
+        return [dict(number=n.name, start=n.start, tuned=c[n.name], change=c[n.name] - n.start)
+                for n in self.numbers if c[n.name] != n.start]
+
+    def write_configs(self, candidate: Mapping[str, int], out: str | Path, header: str = "") -> Path:
+        """A complete configs/ folder: the starting folder's files, with the candidate's data files
+        written over them in FOLDER (loadable with --config-dir)."""
+        from monkey_env.core.config_loading import default_config_dir
+
+        self.apply(candidate)                              # valid, or raise before writing
+        base = Path(self.data.config_dir) if self.data.config_dir else default_config_dir()
+        out = copy_config_folder(base, out)
+        (out / self.FOLDER).mkdir(exist_ok=True)
+        for name, body in self._files(candidate).items():
+            write_yaml(out / self.FOLDER / name, body, header)
+        return out
+
+
+class GameTune:
+    """The skeleton of a game's ``tune`` part (monkey_env.games.PARTS; what monkey_env/apps/tune
+    asks of a game): a subclass sets ``Space``, ``data_changes`` (a staticmethod), the player
+    counts, the item words and maps, and gives ``load_data``, ``jax_game``, ``max_players``,
+    ``params`` and ``held_items``."""
+
+    Space: type[TuneSpace]
+    has_maps = False                 # True: the seat games are played on every map of --maps
+    default_maps: tuple = ()
+
+    def default_space_path(self) -> Path:
+        return self.Space.default_space_path()
+
+    def load_space(self, path: str | None, config_dir: str | None) -> TuneSpace:
+        return self.Space.load(path, self.load_data(config_dir))
+
+    def check_folder(self, folder, maps) -> None:
+        """A written configs/ folder loads as game data (every map asked, for a game of maps); raises when not."""
+        if not self.has_maps:
+            self.load_data(str(folder))
+        for m in maps if self.has_maps else ():
+            self.load_data(str(folder), m)

@@ -333,7 +333,7 @@ class Game:
     @classmethod
     def from_dict(cls, d: dict) -> Game:
         from monkey_env.forbidden_city.save_format import game_from_dict
-        return game_from_dict(d)
+        return game_from_dict(d, cls)
 
     def record(self) -> dict:
         from monkey_env.forbidden_city.save_format import game_record
@@ -342,7 +342,7 @@ class Game:
     @classmethod
     def replay(cls, record: dict) -> Game:
         from monkey_env.forbidden_city.save_format import replay_record
-        return replay_record(record)
+        return replay_record(record, cls)
 
     def save(self, path) -> None:
         """The game as a JSON save (show reads it)."""

@@ -10,19 +10,18 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field
+
+from monkey_env.core.options import GameOptionsModel
 
 if TYPE_CHECKING:
     from monkey_env.forbidden_city.game_data import GameData
 
 REWARD_MODES = ("coins", "zero_sum", "terminal")
-PER_GAME_FIELDS = frozenset({"players", "seed", "reward_mode", "observation_format"})
 
 
-class ForbiddenCityOptions(BaseModel):
+class ForbiddenCityOptions(GameOptionsModel):
     """Everything chosen when a game of Forbidden City is created."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     players: int = Field(2, ge=2, le=4, description="number of players, 2-4")
     start_side: Literal["beginner", "advanced"] = Field(
@@ -38,22 +37,9 @@ class ForbiddenCityOptions(BaseModel):
     observation_format: Literal["structured", "flat"] = Field(
         "structured", description="environments' observation: Dict(planes, vector), or one flat Box")
 
-    @field_validator("config_dir", mode="before")
-    @classmethod
-    def _path_as_text(cls, v):
-        return None if v is None else str(v)
-
     def game_data(self) -> GameData:
         return _load(self.config_dir)
 
-    def with_seed(self, seed: int) -> ForbiddenCityOptions:
-        return self.replace(seed=int(seed))
-
-    def replace(self, **changes) -> ForbiddenCityOptions:
-        return ForbiddenCityOptions(**{**self.model_dump(), **changes})
-
-    def shared_by_games(self) -> dict:
-        return self.model_dump(exclude=PER_GAME_FIELDS)
 
 
 @lru_cache(maxsize=16)

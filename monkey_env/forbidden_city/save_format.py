@@ -75,16 +75,16 @@ def _validated(model: type[BaseModel], d: dict) -> BaseModel:
         raise SaveFileError(f"not a Forbidden City {'save' if model is SaveModel else 'record'}: {describe(e)}") from None
 
 
-def replay_record(record: dict) -> Game:
-    from monkey_env.forbidden_city.engine import Game
-
+def replay_record(record: dict, game_class: type[Game]) -> Game:
+    """The game of a record, its decisions replayed (``game_class``: engine.Game, which calls this
+    module for its saves: passed in, so this module never imports the engine)."""
     if isinstance(record, dict):   # a save is a record too: its position is checked by game_from_dict
         position = set(SaveModel.model_fields) - set(RecordModel.model_fields)
         record = {k: v for k, v in record.items() if k not in position}
     rec = _validated(RecordModel, record)
     if rec.game != GAME_NAME:
         raise SaveFileError(f"a record of {rec.game!r}, not of {GAME_NAME!r}")
-    game = Game(rec.options, deal=rec.deal)
+    game = game_class(rec.options, deal=rec.deal)
     if game.data.fingerprint != rec.fingerprint:
         raise SaveFileError(f"the record was made with other game data (fingerprint {rec.fingerprint}, "
                          f"these configs {game.data.fingerprint})")
@@ -96,9 +96,9 @@ def replay_record(record: dict) -> Game:
     return game
 
 
-def game_from_dict(d: dict) -> Game:
+def game_from_dict(d: dict, game_class: type[Game]) -> Game:
     save = _validated(SaveModel, d)
-    game = replay_record(save.model_dump(include=set(RecordModel.model_fields)))
+    game = replay_record(save.model_dump(include=set(RecordModel.model_fields)), game_class)
     stored = save.model_dump(include=set(SaveModel.model_fields) - set(RecordModel.model_fields))
     actual = _position(game)
     for key, value in stored.items():

@@ -84,7 +84,7 @@ class ChunkPlayer:
         return [self._play_reference(chunk, i) for i in todo]
 
     def _options(self, seed: int = 0):
-        from monkey_env.apps.any_game import new_options
+        from monkey_env.apps.results_table import new_options
 
         s = self.spec
         return new_options(self.game, players=s["players"], map=s["map"], seed=int(seed), **s["options"])

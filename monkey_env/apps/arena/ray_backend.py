@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 
 from monkey_env.apps.arena.games import ChunkPlayer
-from monkey_env.apps.arena.schedule import Chunk
+from monkey_env.apps.arena.schedule import Chunk, until
 
 
 class _Player:
@@ -29,8 +29,6 @@ class _Player:
 def run_on_ray(spec: dict, chunks: list[Chunk], skip: frozenset[int], record: Callable[[list[dict]], None],
                workers: int | None = None, address: str | None = None, deadline: float | None = None) -> None:
     import ray
-
-    from monkey_env.apps.arena.runner import until
 
     started = False
     if not ray.is_initialized():

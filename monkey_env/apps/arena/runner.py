@@ -21,7 +21,7 @@ from multiprocessing import get_context
 from monkey_env.agents.registry import make_agent
 from monkey_env.apps.arena.games import ChunkPlayer
 from monkey_env.apps.arena.results import Results, Tournament
-from monkey_env.apps.arena.schedule import Chunk, Schedule, seatings
+from monkey_env.apps.arena.schedule import Chunk, Schedule, seatings, until
 from monkey_env.apps.arena.versions import agent_version, config_hash
 from monkey_env.core.options import jax_plays
 from monkey_env.games import DEFAULT_GAME, game_spec
@@ -43,7 +43,7 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
                     engine: str = "auto", chunk: int | None = None, game: str = DEFAULT_GAME) -> TournamentPlan:
     """Check the inputs and fix the tournament; raises ValueError naming what is wrong. ``game``:
     any registered game (another game's ``map`` is "-" when its options have none)."""
-    from monkey_env.apps.any_game import new_options
+    from monkey_env.apps.results_table import new_options
 
     agents = [a.strip() for a in agents]
     if any(not a for a in agents):
@@ -75,7 +75,7 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     game_config = {"players": players, "map": str(map), "options": options, "data": fingerprint}
     spec = {"players": players, "map": str(map), "options": options, "engine": engine, "seed": seed,
             "chunk": chunk, "config_hash": config_hash(game_config)}
-    if game != DEFAULT_GAME:        # Monkey Palace's identities stay as they were (no "game" key)
+    if not game_spec(game).identity_without_game:   # the first game's identities stay as they were
         game_config["game"] = spec["game"] = game
         spec["config_hash"] = config_hash(game_config)
     versions = {n: agent_version(a) for n, a in built.items()}
@@ -177,14 +177,6 @@ def run_local(spec: dict, chunks: list[Chunk], skip: frozenset[int], record: Cal
         raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
-
-
-def until(chunks: Iterable[Chunk], deadline: float | None):
-    """The chunks, as long as the deadline (time.monotonic) has not passed."""
-    for c in chunks:
-        if deadline is not None and time.monotonic() > deadline:
-            return
-        yield c
 
 
 def _relevant(skip: frozenset[int], chunk: Chunk) -> frozenset[int]:

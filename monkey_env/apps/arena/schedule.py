@@ -20,6 +20,8 @@ JAX batch, or a few reference games) and committed to the database in one transa
 from __future__ import annotations
 
 import itertools
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -85,3 +87,11 @@ class Schedule:
                 out.append(Chunk(s, seating, deals, tuple(d * n + s for d in deals),
                                  tuple(self.seed + d for d in deals)))
         return out
+
+
+def until(chunks: Iterable[Chunk], deadline: float | None):
+    """The chunks, as long as the deadline (time.monotonic) has not passed."""
+    for c in chunks:
+        if deadline is not None and time.monotonic() > deadline:
+            return
+        yield c

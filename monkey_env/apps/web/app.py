@@ -240,6 +240,20 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
             raise ApiError(409, "stale", f"the game has moved on: {len(s.game.history)} decisions made, "
                            f"the request expected {expect}; reload the position", game=view(s))
 
+    def seat_to_play(s: Session, body: dict) -> int:
+        """The seat to play, once the game is known not to be over and the request not stale."""
+        if s.game.game_over:
+            raise ApiError(409, "game_over", "the game is over", game=view(s))
+        check_expect(s, body)
+        return s.game.current
+
+    def played(s: Session, seat: int, action: int) -> Json:
+        """A legal action of ``seat`` applied and the game saved: its view with the move."""
+        label = s.game.action_name(action)
+        s.game.apply(action)
+        store.save(s)
+        return Json({**view(s), "move": {"seat": seat, "action": action, "label": label}})
+
     @app.post("/api/games/{game_id}/move")
     async def move(game_id: str, request: Request):
         return await run_in_threadpool(do_move, game_id, await _json_body(request))
@@ -249,21 +263,14 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         if isinstance(action, bool) or not isinstance(action, int):
             raise ApiError(422, "bad_action", "action must be an integer index of the action space")
         with store.locked(game_id, load_session) as s:
-            g = s.game
-            if g.game_over:
-                raise ApiError(409, "game_over", "the game is over", game=view(s))
-            check_expect(s, body)
-            seat = g.current
+            seat = seat_to_play(s, body)
             if s.seats[seat]["kind"] != "human":
                 raise ApiError(409, "not_your_turn", f"seat {seat + 1} is a bot ({s.seats[seat]['agent']}): "
                                "ask it to move (POST .../bot)", game=view(s))
-            problem = g.explain(action)
+            problem = s.game.explain(action)
             if problem != "legal":
                 raise ApiError(422, "illegal", problem, game=view(s))
-            label = g.action_name(action)
-            g.apply(action)
-            store.save(s)
-            return Json({**view(s), "move": {"seat": seat, "action": action, "label": label}})
+            return played(s, seat, action)
 
     @app.post("/api/games/{game_id}/bot")
     async def bot_move(game_id: str, request: Request):
@@ -271,21 +278,14 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
 
     def do_bot(game_id: str, body: dict):
         with store.locked(game_id, load_session) as s:
-            g = s.game
-            if g.game_over:
-                raise ApiError(409, "game_over", "the game is over", game=view(s))
-            check_expect(s, body)
-            seat = g.current
+            seat, g = seat_to_play(s, body), s.game
             if s.seats[seat]["kind"] != "bot":
                 raise ApiError(409, "not_a_bot", f"seat {seat + 1} is played by a person", game=view(s))
             action = int(bot(s, seat).act(g, g.legal_mask()))
             if g.explain(action) != "legal":
                 raise ApiError(500, "bot_illegal", f"the bot {s.seats[seat]['agent']} chose an illegal action: "
                                f"{g.explain(action)}", game=view(s))
-            label = g.action_name(action)
-            g.apply(action)
-            store.save(s)
-            return Json({**view(s), "move": {"seat": seat, "action": action, "label": label}})
+            return played(s, seat, action)
 
     # ------------------------------------------------------------------ replays
     @app.post("/api/records")
@@ -388,8 +388,8 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
 
     def arena_game_again(name: str, tour, tid: int, index: int, row: dict):
         """An arena game played again on its game's reference engine (as arena.games does)."""
-        from monkey_env.apps.any_game import new_options, play_one
         from monkey_env.apps.arena.games import derived_seed
+        from monkey_env.apps.results_table import new_options, play_one
         from monkey_env.games import game_spec
 
         game_module(name)                                     # a game this app shows

@@ -95,14 +95,18 @@ class GenericWeb:
                 "buttons": [{"action": int(a), "label": game.action_name(int(a))} for a in range(len(mask)) if mask[a]]}
 
     def replay_frames(self, record: dict) -> list[dict]:
-        """The state before the first decision and after each one, with the move that led to it."""
-        game = self.replay({**record, "actions": []})
-        frames = [{**self.state(game, decision=False), "move": None}]
-        for a in record["actions"]:
-            seat, name = game.current, game.action_name(a)
-            game.apply(a)
-            frames.append({**self.state(game, decision=False), "move": {"seat": seat, "action": a, "label": name}})
-        return frames
+        return replay_frames(self.replay({**record, "actions": []}), record["actions"], self.state)
+
+
+def replay_frames(game, actions, state) -> list[dict]:
+    """Every web module's replay: the state (``state(game, decision=False)``) of ``game`` before the
+    first of ``actions`` and after each one, with the move that led to it (``game`` is played on)."""
+    frames = [{**state(game, decision=False), "move": None}]
+    for a in actions:
+        seat, name = game.current, game.action_name(a)
+        game.apply(a)
+        frames.append({**state(game, decision=False), "move": {"seat": seat, "action": a, "label": name}})
+    return frames
 
 
 @cache

@@ -33,26 +33,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Mapping
-from pathlib import Path
 
 import numpy as np
 
-from monkey_env.core.config_loading import default_config_dir
-from monkey_env.core.tuning import (
-    Bound,
-    SpaceError,
-    SpaceFile,
-    check_extremes,
-    check_objective,
-    checked_bound,
-    copy_config_folder,
-    read_space_file,
-    resolve_all,
-    write_yaml,
-)
+from monkey_env.core.tuning import Bound, GameTune, Number, SpaceError, TuneSpace, checked_bound
 from monkey_env.forbidden_city.game_data import GameData, TableConfig, TilesConfig, load_game_data
 
-GAME = "forbidden_city"
 FOLDER = "forbidden_city"
 COINS = ("tile", "dragon", "end_advisor", "end_dragon")   # the order of Params.coin_values (tables.COIN_FIELDS)
 LISTS = ("stack", "two_player_extras")
@@ -62,35 +48,11 @@ RANGES = {"coins": (0, 10), "advisors": (0, 3), "dragon": (0, 1)}
 TERMS = ("seat", "skill")
 
 
-@dataclasses.dataclass(frozen=True)
-class Number:
-    bound: Bound
-    kind: str        # "coins", "advisors", "dragon"
-    index: tuple     # (coin,) or (list, entry)
-    start: int
+class Space(TuneSpace):
+    """The validated space over one starting data set (the shipped configs/ or --config-dir); a
+    Number's kind is "coins", "advisors" or "dragon", its index (coin,) or (list, entry)."""
 
-    @property
-    def name(self) -> str:
-        return self.bound.number
-
-
-class Space:
-    """The validated space over one starting data set (the shipped configs/ or --config-dir)."""
-
-    def __init__(self, spec: SpaceFile, data: GameData, source: str = "<space>"):
-        if spec.game and spec.game != GAME:
-            raise SpaceError(f"{source}: game {spec.game!r}: this is the space of {GAME}")
-        self.spec, self.data, self.source = spec, data, source
-        self.terms = TERMS
-        self.objective = check_objective(spec.objective, TERMS, source)
-        self.numbers: tuple[Number, ...] = tuple(resolve_all(spec, self._resolve, source))
-        check_extremes(self.names, [n.bound for n in self.numbers], self.apply, source)
-
-    @classmethod
-    def load(cls, path: str | Path | None, data: GameData) -> Space:
-        """The space of a YAML file (None: configs/tune/forbidden_city_space.yaml)."""
-        path = Path(path) if path else default_space_path()
-        return cls(read_space_file(path), data, str(path))
+    GAME, TERMS, FOLDER, SPACE_FILE = "forbidden_city", TERMS, FOLDER, "forbidden_city_space.yaml"
 
     def _resolve(self, b: Bound) -> Number:
         parts, where = b.number.split("."), f"{self.source}: {b.number}"
@@ -109,22 +71,6 @@ class Space:
             checked_bound(b, n.start, RANGES[parts[3]], where, parts[3])
             return n
         raise SpaceError(f"{where}: not a tunable number; the forms are: {', '.join(NUMBER_FORMS)}")
-
-    # ------------------------------------------------------------ candidates
-    @property
-    def names(self) -> list[str]:
-        return [n.name for n in self.numbers]
-
-    def start(self) -> dict[str, int]:
-        return {n.name: n.start for n in self.numbers}
-
-    def _checked_candidate(self, candidate: Mapping[str, int]) -> dict[str, int]:
-        out = self.start()
-        unknown = set(candidate) - set(out)
-        if unknown:
-            raise SpaceError(f"not numbers of this space: {', '.join(sorted(unknown))}")
-        out.update({k: int(v) for k, v in candidate.items()})
-        return out
 
     def _files(self, candidate: Mapping[str, int]) -> dict[str, dict]:
         c = self._checked_candidate(candidate)
@@ -152,28 +98,6 @@ class Space:
         return {"coin_values": np.asarray(static.coins, np.int32), "tile_advisors": np.asarray(tables.advisors),
                 "tile_dragons": np.asarray(tables.dragons)}
 
-    def changes(self, candidate: Mapping[str, int]) -> list[dict]:
-        """The numbers a candidate changes: name, from, to, by."""
-        c = self._checked_candidate(candidate)
-        return [dict(number=n.name, start=n.start, tuned=c[n.name], change=c[n.name] - n.start)
-                for n in self.numbers if c[n.name] != n.start]
-
-    def write_configs(self, candidate: Mapping[str, int], out: str | Path, header: str = "") -> Path:
-        """A complete configs/ folder: the starting folder's files, with the candidate's
-        forbidden_city/ tiles.yaml and table.yaml (loadable with --config-dir)."""
-        self.apply(candidate)                              # valid, or raise before writing
-        base = Path(self.data.config_dir) if self.data.config_dir else default_config_dir()
-        out = copy_config_folder(base, out)
-        (out / FOLDER).mkdir(exist_ok=True)
-        for name, body in self._files(candidate).items():
-            write_yaml(out / FOLDER / name, body, header)
-        return out
-
-
-def default_space_path() -> Path:
-    return default_config_dir() / "tune" / "forbidden_city_space.yaml"
-
-
 def data_changes(before: GameData, after: GameData) -> list[dict]:
     """Every tunable number of tiles.yaml and table.yaml that differs: file, where, values."""
     out = []
@@ -190,14 +114,12 @@ def data_changes(before: GameData, after: GameData) -> list[dict]:
     return out
 
 
-class ForbiddenCityTune:
+class ForbiddenCityTune(GameTune):
     """The ``tune`` part: what monkey_env/apps/tune asks of a game (monkey_env.games.PARTS)."""
 
     Space = Space
-    default_space_path = staticmethod(default_space_path)
     data_changes = staticmethod(data_changes)
-    has_maps = False              # one setting: the beginner side of the start tile, the publisher's ending
-    default_maps = ()
+    # one setting (no maps): the beginner side of the start tile, the publisher's ending
     player_counts = (2, 3, 4)
     default_players = (2, 4)
     item_words = "tile"
@@ -206,10 +128,6 @@ class ForbiddenCityTune:
     def load_data(config_dir: str | None, map_id: int = 0) -> GameData:
         del map_id
         return load_game_data(config_dir)
-
-    @staticmethod
-    def load_space(path: str | None, config_dir: str | None) -> Space:
-        return Space.load(path, load_game_data(config_dir))
 
     @staticmethod
     def jax_game(config_dir: str | None, space: Space | None = None):
@@ -236,12 +154,6 @@ class ForbiddenCityTune:
         """None: the game has no item term."""
         del states
         return None
-
-    @staticmethod
-    def check_folder(folder, maps) -> None:
-        """A written configs/ folder loads as game data; raises when not."""
-        del maps
-        load_game_data(str(folder))
 
 
 TUNE = ForbiddenCityTune()

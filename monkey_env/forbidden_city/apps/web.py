@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from monkey_env.apps.web.generic_web import replay_frames as replay_frames_of
 from monkey_env.apps.web.web_options import WebInputError, check_shipped_data, make_options, schema_of
 from monkey_env.forbidden_city.engine import ROTATIONS, Game
 from monkey_env.forbidden_city.geometry import COLOURS, SIDE_NAMES, node_id
@@ -151,9 +152,4 @@ def decision_view(game: Game) -> dict:
 def replay_frames(record: dict) -> list[dict]:
     """The state before the first decision and after each one, with the move that led to it."""
     game = replay({**record, "actions": []})
-    frames = [{**state(game, decision=False), "move": None}]
-    for a in record["actions"]:
-        seat, name = game.current, game.action_name(a)
-        game.apply(a)
-        frames.append({**state(game, decision=False), "move": {"seat": seat, "action": a, "label": name}})
-    return frames
+    return replay_frames_of(game, record["actions"], state)

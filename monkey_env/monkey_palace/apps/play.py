@@ -25,6 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from monkey_env.agents.registry import known_names, make_agent, split_agent_names
+from monkey_env.apps.play import Quit, read_answer
+from monkey_env.apps.play import Session as TerminalSession
 from monkey_env.core.outcome import seat_label
 from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.catalogue import ARCH_SPAN
@@ -39,10 +41,6 @@ HELP = "\n".join((
     "Type the number of a choice (or what the question suggests); among staircases, preview N draws",
     "staircase N on the palace. At any question: help, show (the whole game), save [FILE], quit (saves",
     "and stops).", TURN, LEGEND))
-
-
-class Quit(Exception):
-    """The player stopped (quit, or the input closed); the game is saved."""
 
 
 class Retry(Exception):
@@ -246,7 +244,7 @@ def status_words(game: Game, seat: int) -> str:
 
 
 # ------------------------------------------------------------------------------------ the session
-class Session:
+class Session(TerminalSession):
     def __init__(self, game: Game, human: int, opponents: list[str], save_path: Path, out=None, inp=None):
         self.game, self.human, self.opponents, self.save_path = game, human, opponents, save_path
         self.out = out or sys.stdout
@@ -260,9 +258,6 @@ class Session:
                 # Seeded from the game and the turn, so a resumed game goes on deterministically.
                 self.bots[seat] = (name, make_agent(name, seed=game.options.seed * 100 + game.turns_played * 4 + seat))
 
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
     def say_columns(self, entries: list[str]) -> None:
         for line in in_columns(entries, terminal_width()):
             self.say(line)
@@ -270,28 +265,7 @@ class Session:
     # ---- input
     def ask(self, question: str) -> str:
         """One answer; the commands that work at every question are handled here."""
-        while True:
-            self.out.write(f"{question}\n> ")
-            self.out.flush()
-            line = self.inp.readline()
-            if not line:
-                self.save()
-                raise Quit("the input closed")
-            answer = line.strip()
-            word, _, rest = answer.partition(" ")
-            if not answer:
-                continue
-            if word.lower() == "help":
-                self.say(HELP)
-            elif word.lower() == "show":
-                self.say(game_text(self.game))
-            elif word.lower() == "save":
-                self.save(Path(rest.strip()) if rest.strip() else None)
-            elif word.lower() in ("quit", "exit"):
-                self.save()
-                raise Quit("you stopped")
-            else:
-                return answer
+        return read_answer(self, f"{question}\n> ", lambda: HELP, lambda: game_text(self.game))
 
     def choose(self, question: str, parse) -> int:
         """Ask until `parse(answer)` gives an action; a Retry is explained and asked again."""
@@ -315,28 +289,11 @@ class Session:
         self.say(f"  game saved to {path}; resume with: monkey-palace play --resume {path}")
 
     # ---- playing
-    def run(self) -> int:
-        g = self.game
-        self.say(f"You are {seat_label(self.human)}. " + ", ".join(f"{seat_label(s)}: {n}" for s, (n, _) in self.bots.items()))
-        try:
-            while not g.game_over:
-                if g.current == self.human:
-                    self.human_turn()
-                else:
-                    name, bot = self.bots[g.current]
-                    action = bot.act(g, g.legal_mask())
-                    self.say(f"{seat_label(g.current)} ({name}) {action_words(g, action)}")
-                    g.apply(action)
-        except Quit as e:
-            self.say(f"Stopped: {e}.")
-            return 0
-        except KeyboardInterrupt:            # Ctrl-C: keep the game, as at the end of the input
-            self.say("")
-            self.save()
-            self.say("Stopped: interrupted.")
-            return 130
-        self.finish()
-        return 0
+    def greeting(self) -> str:
+        return f"You are {seat_label(self.human)}. " + ", ".join(f"{seat_label(s)}: {n}" for s, (n, _) in self.bots.items())
+
+    def bot_words(self, seat: int, name: str, action: int) -> str:
+        return f"{seat_label(seat)} ({name}) {action_words(self.game, action)}"
 
     def human_turn(self) -> None:
         g = self.game

@@ -19,13 +19,20 @@ of a reference game are the same rule's (``game_summary``).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from monkey_env.apps.results_table import GameResults, agent_names, options_hash, shares_from_places
+from monkey_env.apps.results_table import (
+    GameResults,
+    agent_names,
+    options_hash,
+    play_in_batches,
+    play_reference,
+    shares_from_places,
+)
+from monkey_env.apps.results_table import play_batch as generic_play_batch
 from monkey_env.core.outcome import batch_places, win_shares
 from monkey_env.monkey_palace.engine import Game
 from monkey_env.monkey_palace.game_data import GameData
@@ -101,79 +108,51 @@ class BatchResult:
 
 def play_batch(jg: JaxGame, agents: list, *, players: int, map: int | str = 1, seeds, options: dict | None = None,
                agent_key: int = 0, max_decisions: int = 2000, share_agents: bool = False) -> BatchResult:
-    """Play the games with these seeds to their end; `agents[s]` plays seat s of every game.
-
-    share_agents: when the same agent object plays several seats, ask it once per step for all of
-    them (its action for the seat to play); a deterministic agent plays the same games, faster.
-    Off by default: each seat gets its own call and key, as before."""
-    import jax
-    import jax.numpy as jnp
-
-    from monkey_env.apps.batch_play import game_keys
-
+    """Play the games with these seeds to their end; `agents[s]` plays seat s of every game
+    (results_table.play_batch, with share_agents), noting at each step the cards bought, the
+    staircases built by colour and the cards on top of a slot at each turn's end."""
     if len(agents) != players:
         raise ValueError(f"{players} players need {players} agents, got {len(agents)}")
-    for a in agents:
-        if not hasattr(a, "act_batch"):
-            raise ValueError(f"agent {getattr(a, 'name', a)!r} has no act_batch; play it on the reference engine")
     seeds = np.asarray(seeds, np.int64)
-    batch = len(seeds)
-    params = jg.params(players=players, map=map, **(options or {}))
-    t0 = time.perf_counter()
-    states = jg.batch_init(game_keys(seeds), params)
-    key = jax.random.PRNGKey(agent_key)
-    n_cards = states.card_owner.shape[1]
-    card_round = np.full((batch, n_cards), -1, np.int64)
-    colour_builds = np.zeros((batch, players, 3), np.int64)
-    decisions = np.zeros(batch, np.int64)
-    card_top_turns = np.zeros((batch, n_cards), np.int64)
-    rows_all = np.arange(batch)
-    for _ in range(max_decisions):
-        done = np.asarray(states.terminated)
-        if done.all():
-            break
-        masks = jg.batch_legal_mask(states)
-        actions = jnp.zeros(batch, jnp.int32)
-        current = states.current
-        asked: dict[int, jnp.ndarray] = {}
-        for seat, agent in enumerate(agents):
-            key, sub = jax.random.split(key)
-            if share_agents and id(agent) in asked:
-                chosen = asked[id(agent)]
-            else:
-                seats = [s for s, a in enumerate(agents) if a is agent] if share_agents else [seat]
-                to_play = jnp.isin(current, jnp.asarray(seats))
-                chosen = jnp.asarray(agent.act_batch(jg, states, masks & to_play[:, None], sub), jnp.int32)
-                asked[id(agent)] = chosen
-            actions = jnp.where(current == seat, chosen, actions)
-        before_owner, before_colour, before_current = states.card_owner, states.colour, np.asarray(current)
-        before_turns = states.turns_played
-        states = jg.batch_step(states, actions)
-        decisions += ~done
-        new_cards = np.asarray((before_owner < 0) & (states.card_owner >= 0))
+    noted: dict[str, np.ndarray] = {}
+
+    def start(shape) -> dict[str, np.ndarray]:     # (B, C): the games and the cards
+        return {"card_round": np.full(shape, -1, np.int64), "card_top_turns": np.zeros(shape, np.int64),
+                "colour_builds": np.zeros((shape[0], players, 3), np.int64)}
+
+    def note(before, states, done) -> None:
+        if not noted:
+            noted.update(start(states.card_owner.shape))
+        card_round, colour_builds, card_top_turns = noted["card_round"], noted["colour_builds"], noted["card_top_turns"]
+        before_current = np.asarray(before.current)
+        new_cards = np.asarray((before.card_owner < 0) & (states.card_owner >= 0))
         if new_cards.any():
             card_round[new_cards] = np.broadcast_to(np.asarray(states.round)[:, None], new_cards.shape)[new_cards]
-        built = np.asarray((before_colour < 0) & (states.colour >= 0) & ~states.illegal)
+        built = np.asarray((before.colour < 0) & (states.colour >= 0) & ~states.illegal)
         if built.any():
             rows = np.flatnonzero(built)
             colour_builds[rows, before_current[rows], np.asarray(states.colour)[rows]] += 1
-        ended = np.asarray((states.turns_played > before_turns) & ~states.illegal)
+        ended = np.asarray((states.turns_played > before.turns_played) & ~states.illegal)
         if ended.any():
-            rows = rows_all[ended]
+            rows = np.flatnonzero(ended)
             tops = np.asarray(states.slot_top)[rows, before_current[rows]]  # (r, slots): what paid the recurring supply
             r_idx = np.repeat(rows, tops.shape[1])
             ok = tops.reshape(-1) >= 0
             np.add.at(card_top_turns, (r_idx[ok], tops.reshape(-1)[ok]), 1)
-    else:
-        raise RuntimeError(f"games not finished after {max_decisions} decisions")
-    scores = np.asarray(jg.batch_scores(states))[:, :players]
-    return BatchResult(seeds=seeds, scores=scores, rounds=np.asarray(states.round), end_kind=np.asarray(states.end_kind),
-                       illegal=np.asarray(states.illegal), decisions=decisions,
-                       card_owner=np.asarray(states.card_owner).astype(np.int64), card_round=card_round,
-                       colour_builds=colour_builds, seconds=time.perf_counter() - t0,
-                       card_top_turns=card_top_turns, holders=np.asarray(states.holders).astype(np.int64),
+
+    params = jg.params(players=players, map=map, **(options or {}))
+    r = generic_play_batch(jg, agents, None, seeds, agent_key=agent_key, max_decisions=max_decisions, params=params,
+                           share_agents=share_agents, on_step=note)
+    states = r["states"]
+    if not noted:                                   # no step was played
+        noted.update(start(states.card_owner.shape))
+    return BatchResult(seeds=seeds, scores=r["scores"][:, :players], rounds=np.asarray(states.round),
+                       end_kind=np.asarray(states.end_kind), illegal=r["illegal"], decisions=r["decisions"],
+                       card_owner=np.asarray(states.card_owner).astype(np.int64), card_round=noted["card_round"],
+                       colour_builds=noted["colour_builds"], seconds=r["seconds"],
+                       card_top_turns=noted["card_top_turns"], holders=np.asarray(states.holders).astype(np.int64),
                        bonus_cards=np.asarray(states.bonus_cards)[:, :players].astype(np.int64),
-                       places=np.asarray(jg.batch_places(states))[:, :players].astype(np.int64))
+                       places=r["places"][:, :players])
 
 
 # ---------------------------------------------------------------------------- one game on the reference engine
@@ -220,56 +199,28 @@ def _play_jax(agents, options, seeds, names, batch, pad, agent_key, share_agents
         jg = jax_game_for(options)
     names = list(names) if names is not None else agent_names(agents)
     rules = {k: getattr(options, k) for k in RULE_FIELDS}
-    pad = len(seeds) > batch if pad is None else pad
     h = options_hash(options, jg.data.fingerprint_without_map)
-    parts = []
-    for start in range(0, len(seeds), batch):
-        chunk = seeds[start:start + batch]
-        padded = np.concatenate([chunk, np.full(batch - len(chunk), chunk[-1])]) if pad else chunk
-        key = agent_key(chunk) if callable(agent_key) else int(agent_key)
+
+    def chunk_results(padded, key: int, n: int) -> GameResults:
         r = play_batch(jg, agents, players=options.players, map=options.map, seeds=padded, options=rules,
-                       agent_key=int(key), max_decisions=max_decisions, share_agents=share_agents)
-        parts.append(r.take(slice(0, len(chunk))) if len(padded) > len(chunk) else r)
-        if progress:
-            progress(len(chunk))
-    r = BatchResult.concat(parts) if len(parts) > 1 else parts[0]
-    g = len(r.seeds)
-    end = np.asarray(["illegal action" if r.illegal[i] else END_KIND_NAMES[r.end_kind[i]] if r.end_kind[i] >= 0
-                      else "" for i in range(g)], dtype=object)
-    places = r.ranks().astype(np.int64)
-    per_game = np.concatenate([np.full(len(p.seeds), p.seconds / max(len(p.seeds), 1)) for p in parts])
-    return GameResults(seed=r.seeds.astype(np.int64), options_hash=np.full(g, h, dtype=object),
-                       engine=np.full(g, "jax", dtype=object), agents=np.asarray([names] * g, dtype=object),
-                       scores=r.scores.astype(np.int64), places=places, win_shares=shares_from_places(places),
-                       rounds=r.rounds.astype(np.int64), end_trigger=end, decisions=r.decisions.astype(np.int64),
-                       duration=per_game, monkey_holder=(np.full(g, -1) if r.holders is None
-                                                         else np.asarray(r.holders)[:, 0]).astype(np.int64),
-                       batch=r)
+                       agent_key=key, max_decisions=max_decisions, share_agents=share_agents)
+        r = r.take(slice(0, n)) if len(padded) > n else r
+        end = np.asarray(["illegal action" if r.illegal[i] else END_KIND_NAMES[r.end_kind[i]] if r.end_kind[i] >= 0
+                          else "" for i in range(n)], dtype=object)
+        places = r.ranks().astype(np.int64)
+        return GameResults(seed=r.seeds.astype(np.int64), options_hash=np.full(n, h, dtype=object),
+                           engine=np.full(n, "jax", dtype=object), agents=np.asarray([names] * n, dtype=object),
+                           scores=r.scores.astype(np.int64), places=places, win_shares=shares_from_places(places),
+                           rounds=r.rounds.astype(np.int64), end_trigger=end, decisions=r.decisions.astype(np.int64),
+                           duration=np.full(n, r.seconds / max(n, 1)),
+                           monkey_holder=(np.full(n, -1) if r.holders is None
+                                          else np.asarray(r.holders)[:, 0]).astype(np.int64),
+                           batch=r)
+    return play_in_batches(seeds, batch, pad, agent_key, chunk_results, progress)
 
 
 def _play_reference(agents, options, seeds, names, data, on_game, progress) -> GameResults:
     data = data or options.game_data()
-    h = options_hash(options, data.fingerprint_without_map)
-    rows = []
-    for i, seed in enumerate(seeds):
-        seated = list(agents(i, int(seed)) if callable(agents) else agents)
-        t0 = time.perf_counter()
-        game, summary = play_game(options.with_seed(int(seed)), seated, data)
-        duration = time.perf_counter() - t0
-        rows.append((list(names) if names is not None else agent_names(seated), summary, duration))
-        if on_game:
-            on_game(game, summary)
-        if progress:
-            progress(1)
-    g = len(rows)
-    scores = np.asarray([s["scores"] for _, s, _ in rows], np.int64)
-    monkey = np.asarray([s["monkey_holder"] for _, s, _ in rows], np.int64)
-    places = batch_places(scores, np.full(g, scores.shape[1]), monkey).astype(np.int64)
-    return GameResults(seed=seeds.copy(), options_hash=np.full(g, h, dtype=object),
-                       engine=np.full(g, "reference", dtype=object),
-                       agents=np.asarray([n for n, _, _ in rows], dtype=object), scores=scores, places=places,
-                       win_shares=np.asarray([win_shares(s["scores"], s["monkey_holder"]) for _, s, _ in rows]),
-                       rounds=np.asarray([s["rounds"] for _, s, _ in rows], np.int64),
-                       end_trigger=np.asarray([s["end_trigger"] for _, s, _ in rows], dtype=object),
-                       decisions=np.asarray([s["decisions"] for _, s, _ in rows], np.int64),
-                       duration=np.asarray([d for _, _, d in rows], float), monkey_holder=monkey)
+    return play_reference(agents, options, seeds, names, on_game, progress,
+                          play=lambda one_options, seated: play_game(one_options, seated, data),
+                          hashed=options_hash(options, data.fingerprint_without_map))

@@ -29,28 +29,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import shutil
 from collections.abc import Mapping
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
-import yaml
-from pydantic import ValidationError
 
-from monkey_env.core.tuning import (
-    SHARED_TERMS,
-    Bound,
-    SpaceError,
-    SpaceFile,
-    check_objective,
-    read_space_file,
-    short_error,
-)
+from monkey_env.core.tuning import SHARED_TERMS, Bound, GameTune, Number, SpaceError, TuneSpace
 from monkey_env.monkey_palace.config import PILE_IDS, BoardsConfig, CardsConfig, TrayConfig
 from monkey_env.monkey_palace.game_data import GameData
 
-GAME = "monkey_palace"
 ELEMENTS = ("arches", "bricks", "columns")
 TROPHIES = ("monkey", "butterfly", "frog")
 NUMBER_FORMS = ("cards.<pile>.<k>.bananas", "cards.<pile>.bananas_shift",
@@ -63,52 +49,12 @@ RANGES = {"bananas": (0, 20), "starting": (0, 20), "bonus": (0, 20), "trophy": (
 TERMS = SHARED_TERMS + ("cards",)
 
 
-@dataclasses.dataclass(frozen=True)
-class Number:
-    """A resolved number: its bound, what kind it is, and where it lives in the arrays."""
+class Space(TuneSpace):
+    """The validated space over one starting data set (the shipped configs/ or --config-dir). A
+    Number's kind is "bananas", "shift", "starting", "bonus" or "trophy", its index the card ids
+    (bananas, shift), (seat, element) (starting) or the trophy; a shift starts at 0."""
 
-    bound: Bound
-    kind: str                     # "bananas", "shift", "starting", "bonus", "trophy"
-    index: tuple = ()             # card ids (bananas, shift), (seat, element) (starting), trophy index
-    start: int = 0                # the starting data's value (0 for a shift)
-
-    @property
-    def name(self) -> str:
-        return self.bound.number
-
-
-class Space:
-    """The validated space over one starting data set (the shipped configs/ or --config-dir)."""
-
-    def __init__(self, spec: SpaceFile, data: GameData, source: str = "<space>"):
-        if spec.game and spec.game != GAME:
-            raise SpaceError(f"{source}: game {spec.game!r}: this is the space of {GAME}")
-        self.spec, self.data, self.source = spec, data, source
-        self.terms = TERMS
-        self.objective = check_objective(spec.objective, TERMS, source)
-        seen: set[str] = set()
-        numbers = []
-        for b in spec.numbers:
-            if b.number in seen:
-                raise SpaceError(f"{source}: {b.number} is listed twice")
-            seen.add(b.number)
-            numbers.append(self._resolve(b))
-        self.numbers: tuple[Number, ...] = tuple(numbers)
-        self._check_overlaps()
-        for side in ("low", "high"):
-            candidate = {n.name: getattr(n.bound, side) for n in self.numbers}
-            try:
-                self.apply(candidate)
-            except (ValidationError, ValueError) as e:
-                raise SpaceError(f"{source}: with every number at its {side} bound the game data is invalid: "
-                                 f"{short_error(e)}") from None
-
-    # ------------------------------------------------------------ reading
-    @classmethod
-    def load(cls, path: str | Path | None, data: GameData) -> Space:
-        """The space of a YAML file (None: configs/tune/default_space.yaml)."""
-        path = Path(path) if path else default_space_path()
-        return cls(read_space_file(path), data, str(path))
+    GAME, TERMS, SPACE_FILE = "monkey_palace", TERMS, "default_space.yaml"   # its data files at configs/' top
 
     def _resolve(self, b: Bound) -> Number:
         parts = b.number.split(".")
@@ -159,29 +105,12 @@ class Space:
             raise SpaceError(f"{where}: {what}, outside the range of a {kind} number [{lo}, {hi}]")
         return n
 
-    def _check_overlaps(self) -> None:
+    def _check_numbers(self) -> None:
         """A card's Banana Points set and shifted at once would be ambiguous."""
         set_cards = {c for n in self.numbers if n.kind == "bananas" for c in n.index}
         for n in self.numbers:
             if n.kind == "shift" and set_cards & set(n.index):
                 raise SpaceError(f"{self.source}: {n.name} shifts cards whose Banana Points are also set one by one")
-
-    # ------------------------------------------------------------ candidates
-    @property
-    def names(self) -> list[str]:
-        return [n.name for n in self.numbers]
-
-    def start(self) -> dict[str, int]:
-        """The starting data as a candidate."""
-        return {n.name: n.start for n in self.numbers}
-
-    def _checked_candidate(self, candidate: Mapping[str, int]) -> dict[str, int]:
-        out = self.start()
-        unknown = set(candidate) - set(out)
-        if unknown:
-            raise SpaceError(f"not numbers of this space: {', '.join(sorted(unknown))}")
-        out.update({k: int(v) for k, v in candidate.items()})
-        return out
 
     def values(self, candidate: Mapping[str, int]) -> dict[str, np.ndarray]:
         """The JAX engine's traced values (jaxgame.params.VALUE_FIELDS) of a candidate."""
@@ -229,34 +158,14 @@ class Space:
             raise ValueError(f"the boards' starting supply {total.tolist()} exceeds the tray's {stock.tolist()}")
         return new
 
-    def changes(self, candidate: Mapping[str, int]) -> list[dict]:
-        """The numbers a candidate changes: name, from, to, by."""
-        c = self._checked_candidate(candidate)
-        return [dict(number=n.name, start=n.start, tuned=c[n.name], change=c[n.name] - n.start)
-                for n in self.numbers if c[n.name] != n.start]
-
-    def write_configs(self, candidate: Mapping[str, int], out: str | Path, header: str = "") -> Path:
-        """A complete configs/ folder: the starting folder's files, with the candidate's cards,
-        boards and tray written over them (loadable with --config-dir)."""
+    def _files(self, candidate: Mapping[str, int]) -> dict[str, dict]:
+        """cards.yaml, boards.yaml and tray.yaml of a candidate, as dicts."""
         data = self.apply(candidate)
-        out = Path(out)
-        base = Path(data.config_dir) if data.config_dir else shipped_configs_path()
-        if out.exists():
-            shutil.rmtree(out)
-        shutil.copytree(base, out, ignore=shutil.ignore_patterns("__pycache__", "__init__.py", "tune"))
-        note = "".join(f"# {line}\n" for line in header.splitlines())
-        for name, model in (("cards.yaml", data.cards_config), ("boards.yaml", data.boards), ("tray.yaml", data.tray)):
-            body = yaml.safe_dump(model.model_dump(mode="json"), sort_keys=False, default_flow_style=None, width=120)
-            (out / name).write_text(note + body)
-        return out
+        return {"cards.yaml": data.cards_config.model_dump(mode="json"), "boards.yaml": data.boards.model_dump(mode="json"),
+                "tray.yaml": data.tray.model_dump(mode="json")}
 
 
-def shipped_configs_path() -> Path:
-    return Path(str(resources.files("monkey_env.configs")))
-
-
-def default_space_path() -> Path:
-    return shipped_configs_path() / "tune" / "default_space.yaml"
+default_space_path = Space.default_space_path       # configs/tune/default_space.yaml
 
 
 def data_changes(before: GameData, after: GameData) -> list[dict]:
@@ -282,11 +191,10 @@ def data_changes(before: GameData, after: GameData) -> list[dict]:
     return out
 
 
-class MonkeyPalaceTune:
+class MonkeyPalaceTune(GameTune):
     """The ``tune`` part: what monkey_env/apps/tune asks of a game (monkey_env.games.PARTS)."""
 
     Space = Space
-    default_space_path = staticmethod(default_space_path)
     data_changes = staticmethod(data_changes)
     has_maps = True               # the seat games are played on every map of --maps
     default_maps = (1, 2, 3, 4)
@@ -311,10 +219,6 @@ class MonkeyPalaceTune:
         return load_game_data(map_id, config_dir=config_dir)
 
     @staticmethod
-    def load_space(path: str | None, config_dir: str | None) -> Space:
-        return Space.load(path, MonkeyPalaceTune.load_data(config_dir))
-
-    @staticmethod
     def jax_game(config_dir: str | None, space: Space | None = None):
         """The JAX engine whose params(values=...) take Space.values (traced: compiled once);
         one engine serves every space (its shapes do not depend on the bounds)."""
@@ -329,12 +233,6 @@ class MonkeyPalaceTune:
         from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS
 
         return MAX_PLAYERS
-
-    @staticmethod
-    def check_folder(folder, maps) -> None:
-        """A written configs/ folder loads as game data (every map asked); raises when not."""
-        for m in maps:
-            MonkeyPalaceTune.load_data(str(folder), m)
 
 
 TUNE = MonkeyPalaceTune()

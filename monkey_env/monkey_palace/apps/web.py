@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from monkey_env.apps.web.generic_web import replay_frames as replay_frames_of
 from monkey_env.monkey_palace.actions import N_PILES, Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, SaveFileError
@@ -291,12 +292,7 @@ def shape_preview(game: Game, shape_index: int) -> dict:
 def replay_frames(record: dict) -> list[dict]:
     """The state before the first decision and after each one, with the move that led to it."""
     game = Game.from_options(GameOptions(**record["options"]), pile_orders=record.get("deal"))
-    frames = [{**state(game, decision=False), "move": None}]
-    for a in record["actions"]:
-        seat, name = game.current, game.action_name(a)
-        game.apply(a)
-        frames.append({**state(game, decision=False), "move": {"seat": seat, "action": a, "label": name}})
-    return frames
+    return replay_frames_of(game, record["actions"], state)
 
 
 def summary(game: Game) -> dict:

@@ -34,28 +34,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
-from monkey_env.core.config_loading import default_config_dir
-from monkey_env.core.tuning import (
-    SHARED_TERMS,
-    Bound,
-    SpaceError,
-    SpaceFile,
-    check_extremes,
-    check_objective,
-    checked_bound,
-    copy_config_folder,
-    read_space_file,
-    resolve_all,
-    slug,
-    write_yaml,
-)
+from monkey_env.core.tuning import SHARED_TERMS, Bound, GameTune, Number, SpaceError, TuneSpace, checked_bound, slug
 from monkey_env.shadow_theater.game_data import GameData, GameFile, ScrollsFile, WeaponsFile, load_game_data
 
-GAME = "shadow_theater"
 FOLDER = "shadow_theater"
 SCORING = ("monkeys_fed_per_peach", "points_per_fed_monkey", "jade_per_set", "points_per_jade_set",
            "jade_majority_points")     # the order of the JAX engine's Params.scoring (engine.SCORING_FIELDS)
@@ -68,35 +52,11 @@ TERMS = SHARED_TERMS + ("scrolls",)
 AMOUNT_EFFECTS = ("gain", "steal", "recall")     # the card effects that read an amount
 
 
-@dataclasses.dataclass(frozen=True)
-class Number:
-    bound: Bound
-    kind: str            # "points", "card_amount", "scroll_amount", "lanterns", "scoring", "starting"
-    index: int           # the kind, scroll, scoring field or seat (starter 0, other 1); 0 for lanterns
-    start: int
+class Space(TuneSpace):
+    """The validated space over one starting data set (the shipped configs/ or --config-dir);
+    a Number's index is its kind, scroll, scoring field or seat (starter 0, other 1), 0 for lanterns."""
 
-    @property
-    def name(self) -> str:
-        return self.bound.number
-
-
-class Space:
-    """The validated space over one starting data set (the shipped configs/ or --config-dir)."""
-
-    def __init__(self, spec: SpaceFile, data: GameData, source: str = "<space>"):
-        if spec.game and spec.game != GAME:
-            raise SpaceError(f"{source}: game {spec.game!r}: this is the space of {GAME}")
-        self.spec, self.data, self.source = spec, data, source
-        self.terms = TERMS
-        self.objective = check_objective(spec.objective, TERMS, source)
-        self.numbers: tuple[Number, ...] = tuple(resolve_all(spec, self._resolve, source))
-        check_extremes(self.names, [n.bound for n in self.numbers], self.apply, source)
-
-    @classmethod
-    def load(cls, path: str | Path | None, data: GameData) -> Space:
-        """The space of a YAML file (None: configs/tune/shadow_theater_space.yaml)."""
-        path = Path(path) if path else default_space_path()
-        return cls(read_space_file(path), data, str(path))
+    GAME, TERMS, FOLDER, SPACE_FILE = "shadow_theater", TERMS, FOLDER, "shadow_theater_space.yaml"
 
     def _resolve(self, b: Bound) -> Number:
         parts, where, data = b.number.split("."), f"{self.source}: {b.number}", self.data
@@ -136,22 +96,6 @@ class Space:
         kind = "jade_per_set" if n.kind == "scoring" and SCORING[n.index] == "jade_per_set" else n.kind
         checked_bound(n.bound, n.start, RANGES[kind], where, kind.replace("_", " "))
         return n
-
-    # ------------------------------------------------------------ candidates
-    @property
-    def names(self) -> list[str]:
-        return [n.name for n in self.numbers]
-
-    def start(self) -> dict[str, int]:
-        return {n.name: n.start for n in self.numbers}
-
-    def _checked_candidate(self, candidate: Mapping[str, int]) -> dict[str, int]:
-        out = self.start()
-        unknown = set(candidate) - set(out)
-        if unknown:
-            raise SpaceError(f"not numbers of this space: {', '.join(sorted(unknown))}")
-        out.update({k: int(v) for k, v in candidate.items()})
-        return out
 
     def _kind_values(self, c: dict) -> tuple[list[int], list[int], list[int]]:
         """Each kind's points and amount and each scroll's amount under a candidate."""
@@ -219,12 +163,6 @@ class Space:
                       for card in self.data.cards)
         return dataclasses.replace(self.data, game=game, kinds=tuple(kinds), cards=cards, scrolls=tuple(scrolls))
 
-    def changes(self, candidate: Mapping[str, int]) -> list[dict]:
-        """The numbers a candidate changes: name, from, to, by."""
-        c = self._checked_candidate(candidate)
-        return [dict(number=n.name, start=n.start, tuned=c[n.name], change=c[n.name] - n.start)
-                for n in self.numbers if c[n.name] != n.start]
-
     def most_start_cards(self) -> int:
         """The most cards a start scroll may draw anywhere in the space (the engine's loop bound)."""
         most = [s.amount for s in self.data.scrolls if s.effect == "start" and s.resource == "cards"]
@@ -233,22 +171,6 @@ class Space:
             if scroll is not None and scroll.effect == "start" and scroll.resource == "cards":
                 most.append(n.bound.high)
         return max(most, default=0)
-
-    def write_configs(self, candidate: Mapping[str, int], out: str | Path, header: str = "") -> Path:
-        """A complete configs/ folder: the starting folder's files, with the candidate's
-        shadow_theater/ game.yaml, weapons.yaml and scrolls.yaml (loadable with --config-dir)."""
-        self.apply(candidate)                              # valid, or raise before writing
-        base = Path(self.data.config_dir) if self.data.config_dir else default_config_dir()
-        out = copy_config_folder(base, out)
-        (out / FOLDER).mkdir(exist_ok=True)
-        for name, body in self._files(candidate).items():
-            write_yaml(out / FOLDER / name, body, header)
-        return out
-
-
-def default_space_path() -> Path:
-    return default_config_dir() / "tune" / "shadow_theater_space.yaml"
-
 
 def data_changes(before: GameData, after: GameData) -> list[dict]:
     """Every tunable number of the three data files that differs: file, where, values."""
@@ -285,14 +207,11 @@ def _tune_engine(config_dir: str | None, most_start_cards: int | None):
     return ShadowTheaterJax(ShadowTheaterOptions(config_dir=config_dir), max_start_cards=most_start_cards)
 
 
-class ShadowTheaterTune:
+class ShadowTheaterTune(GameTune):
     """The ``tune`` part: what monkey_env/apps/tune asks of a game (monkey_env.games.PARTS)."""
 
     Space = Space
-    default_space_path = staticmethod(default_space_path)
-    data_changes = staticmethod(data_changes)
-    has_maps = False              # one setting: the game data
-    default_maps = ()
+    data_changes = staticmethod(data_changes)            # one setting (no maps): the game data
     player_counts = (2,)          # a duel
     default_players = (2,)
     item_words = "scroll"         # the item term's items: the scrolls a seat kept
@@ -301,10 +220,6 @@ class ShadowTheaterTune:
     def load_data(config_dir: str | None, map_id: int = 0) -> GameData:
         del map_id
         return load_game_data(config_dir)
-
-    @staticmethod
-    def load_space(path: str | None, config_dir: str | None) -> Space:
-        return Space.load(path, load_game_data(config_dir))
 
     @staticmethod
     def jax_game(config_dir: str | None, space: Space | None = None):
@@ -325,12 +240,6 @@ class ShadowTheaterTune:
     def held_items(states):
         """(B, 2, S) bool: each seat kept each scroll in at least one round."""
         return np.asarray(states.scroll_rounds) > 0
-
-    @staticmethod
-    def check_folder(folder, maps) -> None:
-        """A written configs/ folder loads as game data; raises when not."""
-        del maps
-        load_game_data(str(folder))
 
 
 TUNE = ShadowTheaterTune()

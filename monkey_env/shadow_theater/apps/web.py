@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from monkey_env.apps.web.generic_web import replay_frames as replay_frames_of
 from monkey_env.apps.web.web_options import WebInputError, check_shipped_data, make_options, schema_of
 from monkey_env.shadow_theater.actions import (
     COLLECT,
@@ -201,10 +202,5 @@ def decision_view(game: Game) -> dict:
 def replay_frames(record: dict) -> list[dict]:
     """The state before the first decision and after each one, with the move that led to it."""
     game = replay({**record, "actions": []})        # the set-up, checked as an upload is
-    frames = [{**state(game, decision=False), "move": None}]
-    for a in record["actions"]:
-        seat, name = game.current, game.action_name(a)
-        game.apply(a)
-        frames.append({**state(game, decision=False), "move": {"seat": seat, "action": a, "label": name}})
-    return frames
+    return replay_frames_of(game, record["actions"], state)
 

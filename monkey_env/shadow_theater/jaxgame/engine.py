@@ -18,7 +18,7 @@ Speed: under ``vmap`` every branch runs for every game, and the rare parts were 
 time. ``batch_step`` of 128 games or more therefore runs ``_act`` on the whole batch and ``_rare``
 only on the games that need it this step (gathered into a batch an eighth as big; the whole batch
 when more need it, as when every game leaves its draft at once): the same results as
-``vmap(step)``, checked by the differential test and tests/test_shadow_theater_rules.py.
+``vmap(step)``, checked by the differential test and tests/games/shadow_theater/test_shadow_theater_rules.py.
 """
 
 from __future__ import annotations

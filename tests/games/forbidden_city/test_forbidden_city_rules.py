@@ -339,7 +339,7 @@ def small_table(tmp_path, size: int = 17) -> str:
     import shutil
 
     root = tmp_path / "configs"
-    shutil.copytree(Path(__file__).resolve().parents[1] / "configs" / "forbidden_city",
+    shutil.copytree(Path(__file__).resolve().parents[3] / "configs" / "forbidden_city",
                     root / "forbidden_city")
     table = root / "forbidden_city" / "table.yaml"
     table.write_text(table.read_text().replace(f"table_size: {SIZE}", f"table_size: {size}"))
