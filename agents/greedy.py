@@ -214,6 +214,9 @@ def batch_scores(jg):
     from monkey_env.agents import staircase_values as sv
 
     t, st, L = jg.tables, jg.static, jg.layout
+    if st.complete:      # the search agent's greedy prior and the PPO's inputs ask here too
+        raise ValueError("greedy's batched scores value the catalogue's staircases only, not build_action 'complete' "
+                         "(greedy plays it on the reference engine)")
 
     def only_where(fn, states, need, width):
         """fn(state) -> (width,) for the games in `need`, zeros for the others. Under vmap both

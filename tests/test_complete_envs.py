@@ -146,6 +146,13 @@ def test_greedy_batched_refuses_the_complete_action_by_name():
     assert complete.jax_plays()
     assert plays_batched(RandomAgent(0), complete)
     assert not plays_batched(GreedyAgent(0), complete) and plays_batched(GreedyAgent(0), GameOptions())
+    from monkey_env.agents.greedy import batch_scores
+    from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+    jg = jax_game_for(complete)
+    with pytest.raises(ValueError, match="greedy's batched scores value the catalogue's staircases only"):
+        GreedyAgent(0).act_batch(jg, None, None, None)
+    with pytest.raises(ValueError, match="not build_action 'complete'"):
+        batch_scores(jg)     # the search agent's greedy prior asks here
 
 
 def test_evaluate_plays_random_on_the_jax_engine_on_the_complete_action(capsys):
