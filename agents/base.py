@@ -38,3 +38,13 @@ class BatchAgent(Protocol):
     name: str
 
     def act_batch(self, jax_game, states, masks, key): ...
+
+
+def plays_batched(agent, options) -> bool:
+    """Whether ``agent`` decides batches of the JAX engine for these game options: it has
+    ``act_batch``, and its optional ``batches(options)`` does not say otherwise (greedy's batched
+    scores value the catalogue's staircases only, so far)."""
+    if not hasattr(agent, "act_batch"):
+        return False
+    says = getattr(agent, "batches", None)
+    return True if says is None else bool(says(options))

@@ -64,8 +64,16 @@ class GreedyAgent:
         return int(np.argmax(np.where(mask, scores, np.iinfo(np.int64).min)))
 
     # ------------------------------------------------------------ JAX engine
+    def batches(self, options) -> bool:
+        """Whether act_batch plays these options: its batched scores value the catalogue's
+        staircases only, so the complete build action is played by ``act`` (the reference engine)."""
+        return getattr(options, "build_action", "catalogue") == "catalogue"
+
     def act_batch(self, jax_game, states, masks, key):
         del key  # deterministic
+        if getattr(jax_game, "build_action", "catalogue") != "catalogue":
+            raise ValueError(f"greedy's batched scores value the catalogue's staircases only, not build_action "
+                             f"{jax_game.build_action!r}: play greedy on the reference engine (--engine reference)")
         return _batch_policy(jax_game)(states, masks)
 
 
@@ -206,6 +214,9 @@ def batch_scores(jg):
     from monkey_env.agents import staircase_values as sv
 
     t, st, L = jg.tables, jg.static, jg.layout
+    if st.complete:      # the search agent's greedy prior and the PPO's inputs ask here too
+        raise ValueError("greedy's batched scores value the catalogue's staircases only, not build_action 'complete' "
+                         "(greedy plays it on the reference engine)")
 
     def only_where(fn, states, need, width):
         """fn(state) -> (width,) for the games in `need`, zeros for the others. Under vmap both

@@ -11,6 +11,19 @@ the monkey stays, the frog). The network mirrors that:
     small logits  = linear over g                                                          (22)
     value         = MLP over g                                                              ()
 
+**The complete build action** (``n_rises > 0``: a JaxGame with ``build_action: complete``, no
+shapes): the input has the observation's 2 planes of the staircase in progress (the arches
+chosen so far, the cursor) in place of the derived planes, and the build decision's logits are
+factored like its action: the stud logits choose the anchor, then at the cursor (the anchor,
+then the last arch's far end) an arch head gives the next arch's (heading, rise) logits, a
+heading part plus a rise part per heading, and a finish logit:
+
+    arch logits   = heading(4)[h] + rise(4 × R)[h, r] over [h, t's 3×3 tokens, g] at the cursor   (4 × R)
+    finish logit  = linear over the same features                                                (1)
+
+Greedy's batched scores value the catalogue's staircases only, so this network has no greedy
+inputs (no derived planes, no per-action features): it learns from the observation alone.
+
 Convolutions run only on the 8×8 token grid; everything at the studs' resolution is a 1×1
 (a matrix product), because XLA's CPU convolutions (and their gradients) at 32×32 were what
 bounded training on a laptop (docs/AGENTS.md gives the measurements).
@@ -60,19 +73,29 @@ class CompactInputs(NamedTuple):
     scores: jnp.ndarray        # (A,) int32 greedy's score of every action (meaningful where legal)
     mask: jnp.ndarray          # (A,) bool legal actions
     phase: jnp.ndarray         # () int32
+    # the complete build action's staircase in progress (observe's planes 20-21); (0,) with the catalogue
+    staircase: jnp.ndarray     # (1024,) int8 each covered stud's arch top (level + 1), 0 none
+    cursor: jnp.ndarray        # () int32 flat stud where the next arch starts, -1 none (or the catalogue)
 
 
 def compact_inputs(jax_game, state, player, scores, mask) -> CompactInputs:
     """One game's network input, from the seat `player` (the seat to decide)."""
-    vector = observe(jax_game.tables, jax_game.rules, state, player)["vector"]   # the planes are rebuilt
+    seen = observe(jax_game.tables, jax_game.rules, state, player)   # the planes are rebuilt (XLA drops the rest)
     mine = (state.current == player) & (state.phase == Phase.ANCHOR)
     cells = jnp.concatenate([state.animals, jnp.stack([state.anchor, state.deco_cell])]).astype(jnp.int32)
+    staircase, cursor = jnp.zeros((0,), jnp.int8), jnp.int32(-1)
+    if jax_game.static.complete:
+        extra = seen["planes"][N_PLANES:].reshape(2, NUM_CELLS)
+        staircase = jnp.round(extra[0] * HEIGHT_SCALE).astype(jnp.int8)
+        cursor = jnp.where(extra[1].any(), jnp.argmax(extra[1]), -1).astype(jnp.int32)
     return CompactInputs(height=state.height, knob=state.knob, anchors=state.anchor_mask & mine, cells=cells,
-                         vector=vector, scores=scores.astype(jnp.int32), mask=mask, phase=state.phase)
+                         vector=seen["vector"], scores=scores.astype(jnp.int32), mask=mask, phase=state.phase,
+                         staircase=staircase, cursor=cursor)
 
 
 def planes_from_compact(c: CompactInputs) -> jnp.ndarray:
-    """(20, 32, 32) float32: the observation's planes (jaxgame.observe's channel order)."""
+    """(20, 32, 32) float32: the observation's planes (jaxgame.observe's channel order); (22, 32, 32)
+    with the complete build action's staircase in progress."""
     knob = jax.nn.one_hot(c.knob, 13, axis=0)
     spots = jnp.zeros((5, NUM_CELLS), jnp.float32).at[jnp.arange(5), jnp.maximum(c.cells, 0)].set(
         (c.cells >= 0).astype(jnp.float32))
@@ -80,6 +103,10 @@ def planes_from_compact(c: CompactInputs) -> jnp.ndarray:
     planes = jnp.concatenate([c.height[None].astype(jnp.float32) / HEIGHT_SCALE, knob, spots[:3].reshape(3, *side),
                               c.anchors.reshape(1, *side).astype(jnp.float32), spots[3:].reshape(2, *side)])
     assert planes.shape[0] == N_PLANES
+    if c.staircase.shape[-1]:          # static: the complete build action
+        cursor = jnp.zeros((NUM_CELLS,), jnp.float32).at[jnp.maximum(c.cursor, 0)].set((c.cursor >= 0) * 1.0)
+        planes = jnp.concatenate([planes, jnp.stack([c.staircase.astype(jnp.float32) / HEIGHT_SCALE,
+                                                     cursor]).reshape(2, *side)])
     return planes
 
 
@@ -114,6 +141,7 @@ class PalaceNet(nn.Module):
 
     n_shapes: int
     n_actions: int
+    n_rises: int = 0           # the complete build action's rises per arch (0: the catalogue)
     width: int = 32            # channels of the 8×8 token grid
     hidden: int = 128          # global features
     stud_features: int = 16    # per-stud features
@@ -121,9 +149,11 @@ class PalaceNet(nn.Module):
     @nn.compact
     def __call__(self, c: CompactInputs):
         batch = c.phase.shape[0]
-        planes = jax.vmap(planes_from_compact)(c)                              # (B, 20, 32, 32)
-        derived = jax.vmap(derived_planes)(c.scores, c.mask, c.phase)          # (B, 2, 32, 32)
-        x = jnp.concatenate([planes, derived], 1).transpose(0, 2, 3, 1)       # (B, 32, 32, 22)
+        complete = self.n_rises > 0
+        planes = jax.vmap(planes_from_compact)(c)                              # (B, 20 or 22, 32, 32)
+        if not complete:   # the catalogue: greedy's values as 2 derived planes
+            planes = jnp.concatenate([planes, jax.vmap(derived_planes)(c.scores, c.mask, c.phase)], 1)
+        x = planes.transpose(0, 2, 3, 1)                                       # (B, 32, 32, 22)
         h = nn.relu(nn.Dense(self.stud_features, name="stud_in")(x))          # (B, 32, 32, F)
         patches = h.reshape(batch, TOKENS, PATCH, TOKENS, PATCH, self.stud_features)
         patches = patches.transpose(0, 1, 3, 2, 4, 5).reshape(batch, TOKENS, TOKENS, -1)
@@ -140,8 +170,9 @@ class PalaceNet(nn.Module):
         s = nn.relu(nn.Dense(16, name="stud_hidden")(jnp.concatenate([h, nn.relu(up), gs], -1)))
         stud_logits = nn.Dense(1, name="stud_out", kernel_init=nn.initializers.zeros)(s).reshape(batch, NUM_CELLS)
 
-        # Shape logits: what the trunk says at and around the chosen anchor.
-        anchor = jnp.maximum(c.cells[:, 3], 0)
+        # Shape logits: what the trunk says at and around the chosen anchor (the complete
+        # action: the arch head's, at and around the cursor, where the next arch starts).
+        anchor = jnp.maximum(c.cursor if complete else c.cells[:, 3], 0)
         ay, ax = anchor // BOARD_SIZE, anchor % BOARD_SIZE
         at = jnp.concatenate([h.reshape(batch, NUM_CELLS, -1)[jnp.arange(batch), anchor],
                               up.reshape(batch, NUM_CELLS, -1)[jnp.arange(batch), anchor]], -1)
@@ -150,11 +181,22 @@ class PalaceNet(nn.Module):
         around = jax.vmap(lambda p, y, x: jax.lax.dynamic_slice(p, (y, x, 0), (3, 3, self.width)))(padded, ty, tx)
         shape_in = jnp.concatenate([at, around.reshape(batch, -1), g], -1)
         shape_hidden = nn.relu(nn.Dense(self.hidden, name="shape_hidden")(shape_in))
-        shape_logits = nn.Dense(self.n_shapes, name="shape_out", kernel_init=nn.initializers.zeros)(shape_hidden)
+        if complete:       # (heading, rise) factored, then finish: the layout's ARCH and FINISH ranges
+            zeros = nn.initializers.zeros
+            heading = nn.Dense(4, name="heading_out", kernel_init=zeros)(shape_hidden)
+            rise = nn.Dense(4 * self.n_rises, name="rise_out", kernel_init=zeros)(shape_hidden)
+            arches = (heading[:, :, None] + rise.reshape(batch, 4, self.n_rises)).reshape(batch, -1)
+            finish = nn.Dense(1, name="finish_out", kernel_init=zeros)(shape_hidden)
+            shape_logits = jnp.concatenate([arches, finish], -1)
+        else:
+            shape_logits = nn.Dense(self.n_shapes, name="shape_out", kernel_init=nn.initializers.zeros)(shape_hidden)
 
-        n_small = self.n_actions - NUM_CELLS - self.n_shapes
+        n_small = self.n_actions - NUM_CELLS - shape_logits.shape[-1]
         small_logits = nn.Dense(n_small, name="small_out", kernel_init=nn.initializers.zeros)(g)
         learned = jnp.concatenate([stud_logits, shape_logits, small_logits], -1)
+        value = nn.Dense(1, name="value_out")(nn.relu(nn.Dense(self.hidden, name="value_hidden")(g)))[:, 0]
+        if complete:       # no greedy inputs: greedy's batched scores value the catalogue only
+            return learned, value
 
         # Greedy's values as per-action features, weighted per phase (initially: a point is
         # worth two logits, greedy's choice one more).
@@ -162,8 +204,6 @@ class PalaceNet(nn.Module):
         init = jnp.asarray([2.0, 0.5, 1.0], jnp.float32)
         weights = self.param("feature_weights", lambda key: jnp.broadcast_to(init, (N_PHASES, N_ACTION_FEATURES)))
         logits = learned + jnp.einsum("baf,bf->ba", feats, weights[c.phase])
-
-        value = nn.Dense(1, name="value_out")(nn.relu(nn.Dense(self.hidden, name="value_hidden")(g)))[:, 0]
         return logits, value
 
 
@@ -183,10 +223,13 @@ def masked_entropy(logits, mask):
 
 def dummy_inputs(jax_game, batch: int) -> CompactInputs:
     """A batch of blank inputs of the right shapes (for initialising parameters)."""
-    from monkey_env.monkey_palace.jaxgame.observe import VECTOR_SIZE
-    a = jax_game.num_actions
+    from monkey_env.monkey_palace.jaxgame.observe import sizes
+    a, complete = jax_game.num_actions, bool(jax_game.static.complete)
     return CompactInputs(height=jnp.zeros((batch, BOARD_SIZE, BOARD_SIZE), jnp.int8),
                          knob=jnp.zeros((batch, BOARD_SIZE, BOARD_SIZE), jnp.int8),
                          anchors=jnp.zeros((batch, NUM_CELLS), bool), cells=jnp.full((batch, 5), -1, jnp.int32),
-                         vector=jnp.zeros((batch, VECTOR_SIZE), jnp.float32), scores=jnp.zeros((batch, a), jnp.int32),
-                         mask=jnp.ones((batch, a), bool), phase=jnp.zeros((batch,), jnp.int32))
+                         vector=jnp.zeros((batch, sizes(complete)[1]), jnp.float32),
+                         scores=jnp.zeros((batch, a), jnp.int32), mask=jnp.ones((batch, a), bool),
+                         phase=jnp.zeros((batch,), jnp.int32),
+                         staircase=jnp.zeros((batch, NUM_CELLS if complete else 0), jnp.int8),
+                         cursor=jnp.full((batch,), -1, jnp.int32))

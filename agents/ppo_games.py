@@ -74,6 +74,10 @@ class PolicyGame:
     def default_params(self):
         return self.engine.params()
 
+    def has_greedy(self) -> bool:
+        """Whether ``greedy`` plays this engine (the trainer's greedy opponent and evaluation)."""
+        return True
+
     # the games trained on and evaluated
     def settings(self, games) -> list:
         """The engine's params of every game setting trained on (config.games: players, maps, options)."""
@@ -101,11 +105,19 @@ class MonkeyPalacePolicy(PolicyGame):
     def __init__(self, engine):
         from monkey_env.agents.greedy import batch_scores
         super().__init__(engine)
-        self._scores = batch_scores(engine)
+        # The complete build action: greedy's batched scores value the catalogue only, so its
+        # network has no greedy inputs and its league has no greedy opponent (has_greedy).
+        self.complete = bool(engine.static.complete)
+        self._scores = (lambda states, masks: jnp.zeros(masks.shape, jnp.int32)) if self.complete else batch_scores(engine)
+
+    def has_greedy(self) -> bool:
+        """Whether the batched greedy plays this engine (not on the complete build action, so far)."""
+        return not self.complete
 
     def build_network(self, network: dict):
         from monkey_env.agents.palace_network import PalaceNet
-        return PalaceNet(n_shapes=self.engine.static.n_shapes, n_actions=self.engine.num_actions, **network)
+        return PalaceNet(n_shapes=self.engine.static.n_shapes, n_actions=self.engine.num_actions,
+                         n_rises=self.engine.static.n_rises if self.complete else 0, **network)
 
     def init_params(self, network: dict, key=None):
         from monkey_env.agents.palace_network import dummy_inputs
@@ -126,6 +138,9 @@ class MonkeyPalacePolicy(PolicyGame):
 
     def greedy(self, states, masks, aux, key, need):
         from monkey_env.agents.greedy import greedy_choice
+        if self.complete:
+            raise ValueError("greedy's batched scores value the catalogue's staircases only: a run on build_action "
+                             "'complete' has no greedy opponent (league weight greedy: 0, no greedy_slots)")
         return greedy_choice(aux, masks)
 
     def greedy_needs_inputs(self) -> bool:

@@ -237,11 +237,15 @@ def test_catalogue_saves_without_steps_still_load():
     assert Game.from_dict(saved).to_dict() == game.to_dict()
 
 
-def test_the_jax_engine_refuses_the_complete_action():
+def test_the_environments_engine_plays_the_complete_action():
+    """jax_game_for (the environments' and batched agents' factory) gives the complete action
+    its own JaxGame: the build action sets the action space (tests/test_complete_envs.py plays it)."""
+    from monkey_env.monkey_palace.actions import ActionLayout
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.options import GameOptions
-    with pytest.raises(ValueError, match="reference engine only"):
-        jax_game_for(GameOptions(build_action="complete"))
+    complete = jax_game_for(GameOptions(build_action="complete"))
+    assert complete.build_action == "complete" and complete.num_actions == 1563
+    assert jax_game_for(GameOptions()).num_actions == ActionLayout(1392).size
 
 
 def test_action_names_say_the_arch():
@@ -365,7 +369,8 @@ def test_commands_play_the_complete_action_on_the_reference_engine(capsys, tmp_p
     with pytest.raises(SystemExit) as stopped:
         main(["tournament", "--agents", "greedy,random", "--games", "2", "--engine", "jax", "--build-action", "complete",
               "--db", str(tmp_path / "t.sqlite")])
-    assert "reference engine only" in str(stopped.value.code)   # one line, as the tournament's other refusals
+    # one line, as the tournament's other refusals: greedy's batched scores are the catalogue's
+    assert "greedy only offer act here" in str(stopped.value.code)
 
 
 def test_the_coverage_report_measures_both_actions_against_the_enumerator(tmp_path):

@@ -20,6 +20,7 @@ import time
 
 import numpy as np
 
+from monkey_env.agents.base import plays_batched
 from monkey_env.agents.registry import make_agent, split_agent_names
 from monkey_env.apps.balance.stats import mean_ci, wilson
 from monkey_env.apps.results_table import GameResults, TimedAgent, play_games, shared_win_rule
@@ -57,7 +58,7 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
             agents[n] = make_agent(n, seed + i, game=game)
     agents = {n: TimedAgent(a) for n, a in agents.items()}   # seconds per decision, for the report
     rotations = len(names)
-    batched = (all(hasattr(a, "act_batch") for a in agents.values()) and game_spec(game).has("jax_engine")
+    batched = (all(plays_batched(a, game_options) for a in agents.values()) and game_spec(game).has("jax_engine")
                and jax_plays(game_options))
     from tqdm import tqdm
 
@@ -147,7 +148,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     check_agents("--agents", names, spec.name)
     try:
         if spec.has("jax_engine") and jax_plays(options) and all(
-                hasattr(make_agent(n, 0, game=spec.name), "act_batch") for n in names):
+                plays_batched(make_agent(n, 0, game=spec.name), options) for n in names):
             say_compiling(args.quiet or args.json)
         report = evaluate(names, games=args.games, seed=options.seed, batch=args.batch, progress=not args.quiet,
                           game_options=options)

@@ -303,6 +303,9 @@ class Trainer:
         self.settings = jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *settings)
         self.n_settings = len(settings)
         self.greedy_slots = config.league.greedy_slots
+        if not self.pg.has_greedy() and (self.greedy_slots is not None or config.league.weights.get("greedy", 0.0) > 0):
+            raise ValueError("league: this engine has no batched greedy (greedy values the catalogue's staircases only, "
+                             "not build_action 'complete'): set league.weights.greedy to 0 and no greedy_slots")
         weights = jnp.asarray([config.league.weights.get(k, 0.0) for k in OPPONENT_KINDS], jnp.float32)
         if self.greedy_slots is not None:        # the other slots draw among the other kinds
             weights = weights.at[GREEDY].set(0.0)
@@ -363,6 +366,7 @@ class Trainer:
     def _act(self, params, snapshot, states, learner, opponent, key, deterministic: bool = False, greedy_slots=None,
              with_greedy: bool = True):
         """Every game's decision: the learner's where it sits, the opponent's elsewhere."""
+        with_greedy = with_greedy and self.pg.has_greedy()   # without one no row is greedy's (refused above)
         masks = self.jg.batch_legal_mask(states)
         actor = states.current
         mine = jnp.take_along_axis(learner, actor[:, None], 1)[:, 0]

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from pydantic import BaseModel
 
+from monkey_env.agents.base import plays_batched
 from monkey_env.core.options import jax_plays
 from monkey_env.games import DEFAULT_GAME, GameSpec, game_spec, spec_for_options
 
@@ -414,7 +415,7 @@ def play_games(agents: Sequence | Callable[[int, int], Sequence], options, seeds
     if len(seeds) == 0:
         raise ValueError("no games to play (no seeds)")
     if engine == "auto":
-        batchable = not callable(agents) and all(hasattr(a, "act_batch") for a in agents)
+        batchable = not callable(agents) and all(plays_batched(a, options) for a in agents)
         engine = "jax" if batchable and spec.has("jax_engine") and jax_plays(options) else "reference"
     if engine not in ("jax", "reference"):
         raise ValueError(f"unknown engine {engine!r}: jax, reference or auto")

@@ -111,6 +111,9 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
     log(f"run folder: {run_dir}")
     log("compiling the trainer (several minutes the first time on a CPU; cached afterwards)...")
     trainer = make_train(cfg)
+    if not trainer.pg.has_greedy():
+        raise ValueError("train ranks its checkpoints by the win rate against greedy, which has no batched form on "
+                         "these options (build_action 'complete'): train them with apps.jax_trainer.make_train")
     network = cfg.network.model_dump()
     meta = {"config": cfg.name, "game": cfg.game, "reward_scale": cfg.ppo.reward_scale, "win_bonus": cfg.ppo.win_bonus}
     runner = trainer.init(jax.random.PRNGKey(cfg.seed))

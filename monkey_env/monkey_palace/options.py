@@ -41,7 +41,7 @@ class GameOptions(BaseModel):
     # The build action (docs/RULES.md, "Build a staircase"; docs/ENVIRONMENTS.md compares the two):
     build_action: Literal["catalogue", "complete"] = Field(
         "catalogue", description="build from the template catalogue (anchor + shape), or arch by arch, any "
-        "staircase the rules allow (anchor, then (heading, rise) per arch, then finish; reference engine only)")
+        "staircase the rules allow (anchor, then (heading, rise) per arch, then finish)")
     # Where the game data come from (docs/DATA.md):
     config_dir: str | None = Field(None, description="a folder of edited game data laid out like configs/")
     catalogue: str | None = Field(None, description="the path of an edited staircase template catalogue")
@@ -67,8 +67,9 @@ class GameOptions(BaseModel):
         return _load(self.map, self.config_dir, self.catalogue)
 
     def jax_plays(self) -> bool:
-        """Whether the JAX engine plays these options (it builds from the catalogue only, so far)."""
-        return self.build_action == "catalogue"
+        """Whether the JAX engine plays these options: every option, both build actions (an agent
+        without batched decisions for one says so: agents.base.plays_batched)."""
+        return True
 
     def with_seed(self, seed: int) -> GameOptions:
         return GameOptions(**{**self.model_dump(), "seed": int(seed)})

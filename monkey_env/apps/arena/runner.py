@@ -18,6 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
 
+from monkey_env.agents.base import plays_batched
 from monkey_env.agents.registry import make_agent
 from monkey_env.apps.arena.games import ChunkPlayer
 from monkey_env.apps.arena.results import Results, Tournament
@@ -55,15 +56,16 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     built = {}
     for name in agents:
         built[name] = make_agent(name, 0, game=game)   # unknown names raise ValueError with the known ones
-    batchable = (all(hasattr(a, "act_batch") for a in built.values()) and game_spec(game).has("jax_engine")
+    batchable = (all(plays_batched(a, game_options) for a in built.values()) and game_spec(game).has("jax_engine")
                  and jax_plays(game_options))
     if engine == "auto":
         engine = "jax" if batchable else "reference"
     if engine == "jax" and not jax_plays(game_options):
         raise ValueError("--engine jax: these game options are played by the reference engine only; use --engine reference")
     if engine == "jax" and not batchable:
-        lacking = [n for n, a in built.items() if not hasattr(a, "act_batch")]
-        raise ValueError(f"--engine jax needs agents with act_batch; {', '.join(lacking)} only offer act")
+        lacking = [n for n, a in built.items() if not plays_batched(a, game_options)]
+        raise ValueError(f"--engine jax needs agents with act_batch for these options; {', '.join(lacking)} "
+                         "only offer act here")
     if engine == "reference" and not all(hasattr(a, "act") for a in built.values()):
         lacking = [n for n, a in built.items() if not hasattr(a, "act")]
         raise ValueError(f"--engine reference needs agents with act; {', '.join(lacking)} only offer act_batch")

@@ -48,6 +48,12 @@ actions of the agent to act (all zero for the others). ``observation["observatio
   the top card of every slot of every board (4×4×3), bonus cards (4), trophy holders (3×5),
   credits of this turn, round, end triggered, bonus cards left, every player's Banana Points (4).
   Only public information: the order of the cards under the pile tops stays hidden.
+- With ``build_action="complete"`` (``Discrete(1563)``: studs 0-1023, arch steps 1024-1539 as
+  ``1024 + heading * 129 + rise``, finish 1540, then the small actions from 1541) both go on with
+  the staircase in progress, zero outside the build decision: planes 20-21, the arches chosen so
+  far (each arch's studs at its top height / 16) and the cursor (where the next arch starts);
+  vector's last 9, the last arch's heading one-hot (4), its top height / 16, arches, brick units
+  and tallest stack so far / 10, and whether a leg rests on an element yet (docs/ENVIRONMENTS.md).
 
 **Rewards.** ``reward_mode="banana"`` (default): each player's change in Banana Points at that
 step, so a player's rewards over a game sum to their final score (a trophy lost is a negative
@@ -71,7 +77,8 @@ Banana Points, an int array).
 vector, for libraries without a nested-space encoder (RLlib).
 
 **Arguments.** ``players`` (2-4), ``map`` (1-4 or the path of a map file), ``butterfly``, ``frog``
-(the micro-expansions), ``catalogue`` (path of a template catalogue yaml), ``reward_mode``,
+(the micro-expansions), ``build_action`` (``"catalogue"``, the default, or ``"complete"``: arch by
+arch), ``catalogue`` (path of a template catalogue yaml), ``reward_mode``,
 ``seed`` (the deal of ``reset()`` without a seed), ``max_cycles``, ``illegal_penalty``,
 ``render_mode`` (``"ansi"``: the palace as text; ``"rgb_array"``: a 3-D picture), and the rule
 readings ``monkey_move``, ``butterfly_rule``, ``end_trigger`` (docs/RULES.md).

@@ -230,25 +230,14 @@ class JaxGame(BatchedPlay):
 _BY_DATA: dict[tuple, JaxGame] = {}
 
 
-def refuse_complete_build(options: GameOptions) -> None:
-    """The environments, batched agents and training build from the catalogue: JaxGame plays the
-    complete build action (its differential holds), but what they observe and value does not
-    know the staircase in progress yet. Say so rather than play another game."""
-    if options.build_action != "catalogue":
-        raise ValueError(f"build_action {options.build_action!r} is played by the reference engine only through the "
-                         "environments, the batched agents and training (they build from the catalogue: build_action "
-                         "'catalogue'); JaxGame(options) plays it for the differential test")
-
-
 def jax_game_for(options: GameOptions | None = None, *, illegal_penalty: float = ILLEGAL_PENALTY) -> JaxGame:
     """The process's one JaxGame for the options' game data (and penalty).
 
     A JaxGame compiles its functions on first use (tens of seconds); maps, player counts and
     rule options are traced parameters, so every game of one set of cards, boards, tray and
-    catalogue shares one, whatever its map."""
+    catalogue shares one, whatever its map; the build action sets the action space, so each has its own."""
     options = options or GameOptions()
-    refuse_complete_build(options)
-    key = (options.config_dir, options.catalogue, float(illegal_penalty))
+    key = (options.config_dir, options.catalogue, options.build_action, float(illegal_penalty))
     if key not in _BY_DATA:
         _BY_DATA[key] = JaxGame(options, illegal_penalty=illegal_penalty)
     return _BY_DATA[key]

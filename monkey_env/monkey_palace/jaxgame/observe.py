@@ -10,7 +10,7 @@ import jax
 import jax.numpy as jnp
 
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS, heading_step
 from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS, State
 
 HEIGHT_SCALE = 16.0        # palace height in bricks
@@ -24,10 +24,25 @@ ROUND_SCALE = 16.0         # rounds
 BONUS_LEFT_SCALE = 14.0    # bonus cards left
 BANANA_SCALE = 40.0        # Banana Points
 
+_STEPS = jnp.asarray([heading_step(h) for h in range(4)], jnp.int32)   # (4, 2) dx, dy per heading
+
 N_PLANES = 1 + 13 + 3 + 3  # height, knob one-hot, monkey/butterfly/frog, legal anchors/anchor/decoration
 # The vector's length, entry group by entry group (in the order observe() concatenates them).
 VECTOR_SIZE = (len(Phase) + MAX_PLAYERS + MAX_PLAYERS * 3 + 3 + N_PILES + N_PILES * 5
                + MAX_PLAYERS * N_SLOTS * 3 + MAX_PLAYERS + 3 * 5 + 4 + MAX_PLAYERS)
+# The complete build action's staircase in progress, after the catalogue's entries (which keep
+# their places, so the catalogue's observation is unchanged): planes of the arches chosen so far
+# (each covered stud at the arch's top height / 16) and of the cursor (where the next arch
+# starts: the anchor, then the last arch's far end); vector entries of the last arch's heading
+# one-hot (4, zero before arch 1), its top height / 16, the arches, brick units and tallest
+# stack so far / 10, and whether a leg rests on an element yet (rule E).
+COMPLETE_PLANES = 2
+COMPLETE_VECTOR = 4 + 1 + 3 + 1
+
+
+def sizes(complete: bool) -> tuple[int, int]:
+    """(planes, vector entries) of an observation, for the catalogue or the complete build action."""
+    return (N_PLANES + COMPLETE_PLANES, VECTOR_SIZE + COMPLETE_VECTOR) if complete else (N_PLANES, VECTOR_SIZE)
 
 
 def observe(tables, rules, state: State, player) -> dict:
@@ -39,6 +54,8 @@ def observe(tables, rules, state: State, player) -> dict:
     so `player` is first), tray (3), pile sizes (12), pile top cards' cost/bananas/recurring (12×5),
     top cards of every seat's slots' recurring supply (4×4×3), bonus cards (4), trophy holders
     relative (3×5), credits, round, end triggered, bonus cards left, Banana Points (4).
+    With the complete build action (``rules.static.complete``) both go on with the staircase in
+    progress (COMPLETE_PLANES, COMPLETE_VECTOR above; zeros outside this turn's build decisions).
     """
     t = tables
     player = jnp.asarray(player, jnp.int32)
@@ -71,4 +88,35 @@ def observe(tables, rules, state: State, player) -> dict:
                                         state.end_triggered * 1.0, state.bonus_left / BONUS_LEFT_SCALE]),
         rules.bananas(state)[rot] / BANANA_SCALE,
     ]).astype(jnp.float32)
+    if rules.static.complete:
+        extra_planes, extra_vector = _staircase_in_progress(state)
+        planes = jnp.concatenate([planes, extra_planes])
+        vector = jnp.concatenate([vector, extra_vector])
     return {"planes": planes, "vector": vector}
+
+
+def _staircase_in_progress(state: State):
+    """The complete build's prefix (jaxgame/complete_build.py's fields) as 2 planes and 9 entries;
+    public information (every seat sees the builder's choices), zeros outside the build decision."""
+    building = state.phase == Phase.SHAPE
+    top = jnp.zeros((NUM_CELLS,), jnp.float32)
+    for j in range(state.arch_ends.shape[0]):        # the arches chosen so far, in building order
+        on = building & (j < state.b_arches)
+        near = jnp.maximum(state.arch_ends[j], 0)
+        x, y = near % BOARD_SIZE, near // BOARD_SIZE
+        h = jnp.maximum(state.arch_heading[j].astype(jnp.int32), 0)
+        dx, dy = _STEPS[h, 0], _STEPS[h, 1]
+        for t in range(4):
+            cell = jnp.clip(y + t * dy, 0, BOARD_SIZE - 1) * BOARD_SIZE + jnp.clip(x + t * dx, 0, BOARD_SIZE - 1)
+            top = top.at[cell].set(jnp.where(on, (state.arch_level[j] + 1) / HEIGHT_SCALE, top[cell]))
+    cursor = jnp.zeros((NUM_CELLS,), jnp.float32).at[jnp.maximum(state.b_cursor, 0)].set(
+        (building & (state.b_cursor >= 0)) * 1.0)
+    started = building & (state.b_arches > 0)
+    vector = jnp.concatenate([
+        jax.nn.one_hot(state.b_heading, 4) * started,
+        jnp.stack([jnp.where(started, state.b_level + 1, 0) / HEIGHT_SCALE,
+                   jnp.where(building, state.b_arches, 0) / SUPPLY_SCALE,
+                   jnp.where(building, state.b_units, 0) / SUPPLY_SCALE,
+                   jnp.where(building, state.b_tallest, 0) / SUPPLY_SCALE,
+                   (building & state.b_attached) * 1.0])]).astype(jnp.float32)
+    return jnp.stack([top, cursor]).reshape(2, BOARD_SIZE, BOARD_SIZE), vector

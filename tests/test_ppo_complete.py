@@ -1,0 +1,148 @@
+"""The JAX PPO on the complete build action (issue 28): the network's inputs rebuild the
+observation of the staircase in progress, its build heads are factored like the action (anchor
+over the studs, then (heading, rise) per arch and finish at the cursor), and a tiny run learns
+something measurable. The shipped checkpoint and the defaults stay the catalogue's."""
+
+import gc
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from monkey_env.agents.palace_network import compact_inputs, planes_from_compact
+from monkey_env.apps.jax_trainer import JaxTrainConfig, make_train
+from monkey_env.monkey_palace.actions import Phase
+from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from monkey_env.monkey_palace.options import GameOptions
+
+COMPLETE = GameOptions(build_action="complete")
+# Random opponents only: greedy has no batched form on the complete action (refused below).
+TINY = dict(ppo=dict(num_envs=8, num_steps=8, num_minibatches=2, num_epochs=2, learning_rate=1e-2),
+            network=dict(width=4, hidden=16, stud_features=4),
+            games=dict(players=[2], maps=["1"], options=dict(build_action="complete")),
+            league=dict(weights=dict(self=0.0, snapshot=0.0, greedy=0.0, random=1.0), snapshot_every=1, snapshots=1),
+            eval=dict(games=2, every_decisions=40, max_decisions=400), checkpoint_every=1)
+
+
+@pytest.fixture(autouse=True)
+def _release_each_runs_programs():
+    yield
+    jax.clear_caches()
+    gc.collect()
+
+
+@pytest.fixture(scope="module")
+def jg():
+    return jax_game_for(COMPLETE)
+
+
+def _mid_staircase(jg, seed: int = 4):
+    """A state at a build decision with at least one arch chosen (random legal play)."""
+    rng = np.random.default_rng(seed)
+    state = jg.init(jax.random.PRNGKey(seed), jg.params(COMPLETE.replace(players=3, map="2")))
+    for _ in range(300):
+        if int(state.phase) == Phase.SHAPE and int(state.b_arches) > 0:
+            return state
+        mask = np.asarray(jg.legal_action_mask(state))
+        state = jg.step(state, int(rng.choice(np.flatnonzero(mask))))
+    raise AssertionError("no build decision after an arch in 300 decisions")
+
+
+def test_the_compact_inputs_rebuild_the_complete_observation(jg):
+    state = _mid_staircase(jg)
+    mask = jg.legal_action_mask(state)
+    c = compact_inputs(jg, state, state.current, jnp.zeros(mask.shape, jnp.int32), mask)
+    obs = jg.observe(state, state.current)
+    planes = np.asarray(planes_from_compact(c))
+    assert planes.shape == (22, 32, 32) and planes[20].any() and planes[21].sum() == 1.0
+    np.testing.assert_array_equal(planes, np.asarray(obs["planes"]))
+    np.testing.assert_array_equal(np.asarray(c.vector), np.asarray(obs["vector"]))
+    assert int(c.cursor) == int(state.b_cursor)
+
+
+def test_the_build_heads_are_factored_over_heading_and_rise(jg):
+    from monkey_env.agents.ppo_games import policy_game
+    pg = policy_game("monkey_palace", jg)
+    network = dict(width=4, hidden=8, stud_features=4)
+    params = pg.init_params(network, jax.random.PRNGKey(1))
+    names = set(params["params"])
+    assert {"heading_out", "rise_out", "finish_out"} <= names and "shape_out" not in names
+    assert "feature_weights" not in params["params"]      # no greedy inputs on the complete action
+    # Make the heads non-zero: an arch's logit is its heading's part plus its rise's part.
+    params = jax.tree_util.tree_map(lambda x: x + 0.01 * jnp.arange(x.size, dtype=x.dtype).reshape(x.shape), params)
+    state = _mid_staircase(jg)
+    states = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None], state)
+    masks = jg.batch_legal_mask(states)
+    inputs, _ = pg.inputs(states, masks, jnp.ones(1, bool))
+    logits, value = pg.build_network(network).apply(params, inputs)
+    R, L = jg.static.n_rises, jg.layout
+    assert logits.shape == (1, jg.num_actions) == (1, 1563) and value.shape == (1,)
+    arches = np.asarray(logits[0, L.arch:L.finish]).reshape(4, R)
+    p = params["params"]
+    hidden = _shape_hidden(pg, network, params, inputs)
+    heading = hidden @ np.asarray(p["heading_out"]["kernel"]) + np.asarray(p["heading_out"]["bias"])
+    rise = (hidden @ np.asarray(p["rise_out"]["kernel"]) + np.asarray(p["rise_out"]["bias"])).reshape(4, R)
+    np.testing.assert_allclose(arches, heading[:, None] + rise, rtol=1e-4, atol=1e-4)
+    finish = hidden @ np.asarray(p["finish_out"]["kernel"]) + np.asarray(p["finish_out"]["bias"])
+    np.testing.assert_allclose(float(logits[0, L.finish]), float(finish[0]), rtol=1e-4, atol=1e-4)
+
+
+def _shape_hidden(pg, network, params, inputs) -> np.ndarray:
+    """The arch head's hidden features of the batch's one row (hidden,), captured from the network's own intermediates."""
+    _, state = pg.build_network(network).apply(params, inputs, capture_intermediates=True, mutable=["intermediates"])
+    return np.maximum(np.asarray(state["intermediates"]["shape_hidden"]["__call__"][0][0]), 0.0)   # after its relu
+
+
+def test_a_league_with_greedy_is_refused_on_the_complete_action(jg):
+    cfg = JaxTrainConfig.model_validate({**TINY, "league": dict(snapshot_every=1, snapshots=1)})
+    with pytest.raises(ValueError, match="league: this engine has no batched greedy"):
+        make_train(cfg, jg)
+
+
+def _buy_decisions(jg, games: int = 6):
+    """States of random complete games at a purchase where some card is affordable."""
+    rng = np.random.default_rng(0)
+    L, found = jg.layout, []
+    for seed in range(games):
+        state = jg.init(jax.random.PRNGKey(seed), jg.params(COMPLETE))
+        for _ in range(400):
+            if bool(state.terminated):
+                break
+            mask = np.asarray(jg.legal_action_mask(state))
+            if int(state.phase) == Phase.BUY and mask[L.buy_pile:L.buy_end].any():
+                found.append(state)
+            state = jg.step(state, int(rng.choice(np.flatnonzero(mask))))
+    return jax.tree_util.tree_map(lambda *x: jnp.stack(x), *found)
+
+
+def test_a_tiny_run_on_the_complete_action_learns_to_buy(jg):
+    """Twelve iterations against random (8 games x 8 decisions each): every parameter moves,
+    every loss is finite, and the policy learns what pays at once: on purchases of random games
+    where a card is affordable, its probability of stopping instead falls below half of the
+    untrained network's (measured on this code: 0.34 before, 0.0002 after 12 iterations, under
+    0.03 from the 8th to the 24th; docs/AGENTS.md)."""
+    from monkey_env.agents.palace_network import masked_log_softmax
+
+    cfg = JaxTrainConfig.model_validate(TINY)
+    trainer = make_train(cfg, jg)
+    buys = _buy_decisions(jg)
+    masks = jg.batch_legal_mask(buys)
+    inputs, _ = trainer.pg.inputs(buys, masks, jnp.ones(masks.shape[0], bool))
+    stop = jax.jit(lambda params: jnp.exp(masked_log_softmax(trainer.net.apply(params, inputs)[0],
+                                                             inputs.mask)[:, jg.layout.buy_end]).mean())
+    runner = trainer.init(jax.random.PRNGKey(0))
+    before = runner.params
+    metrics = []
+    for i in range(12):
+        runner, m = trainer.iteration(runner, trainer.new_games(jax.random.PRNGKey(100 + i)))
+        metrics.append({k: float(v) for k, v in m.items()})
+    for m in metrics:
+        assert all(np.isfinite(v) for v in m.values()), m
+        assert m["learner_decisions"] > 0
+    changed = jax.tree_util.tree_map(lambda a, b: bool(jnp.any(a != b)), before, runner.params)
+    assert all(jax.tree_util.tree_leaves(changed))
+    assert trainer.traces == 1
+    assert masks.shape[0] >= 50
+    untrained, trained = float(stop(before)), float(stop(runner.params))
+    assert untrained > 0.2 and trained < 0.5 * untrained, (untrained, trained)
