@@ -107,12 +107,13 @@ def run(spec, args) -> int:
 
 def _play(spec, options, name: str, args):
     """args.games games of one options object, the same agent in every seat: (table, batched)."""
+    from monkey_env.agents.base import plays_batched
     from monkey_env.agents.registry import make_agent
     from monkey_env.apps.results_table import play_games
 
     players = int(getattr(options, "players", 2))
     agent = make_agent(name, args.seed, game=spec.name)
-    batched = hasattr(agent, "act_batch") and spec.has("jax_engine")
+    batched = plays_batched(agent, options) and spec.has("jax_engine")
     seeds = np.arange(args.seed, args.seed + args.games)
     if batched:
         table = play_games([agent] * players, options, seeds, names=[name] * players, engine="jax",
