@@ -194,12 +194,12 @@ def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20,
 
 
 # The start-up probe, run in a fresh interpreter: seconds from `import monkey_env` to the AEC
-# env's first reset() and first step().
+# env's first reset() and first step(); the env id is its argument.
 _STARTUP_PROBE = """
-import json, time
+import json, sys, time
 t0 = time.perf_counter()
 import monkey_env
-env = monkey_env.make("monkey_palace_v0", players=2)
+env = monkey_env.make(sys.argv[1], players=2)
 t_made = time.perf_counter()
 env.reset(seed=0)
 t_reset = time.perf_counter()
@@ -210,7 +210,7 @@ print(json.dumps({"import_and_make": t_made - t0, "first_reset": t_reset - t0, "
 """
 
 
-def startup_once(cache_dir: str) -> dict:
+def startup_once(cache_dir: str, env_id: str = "monkey_palace_v0") -> dict:
     """One fresh process's start-up figures with the compilation cache in ``cache_dir``."""
     import json
     import os
@@ -220,20 +220,24 @@ def startup_once(cache_dir: str) -> dict:
     env = dict(os.environ, MONKEY_PALACE_JAX_CACHE=cache_dir)
     for name in ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"):
         env.pop(name, None)
-    out = subprocess.run([sys.executable, "-c", _STARTUP_PROBE], env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", _STARTUP_PROBE, env_id], env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_startup(warm_runs: int = 3) -> dict:
-    """Cold (an empty compilation cache) and warm (the cache the cold run filled) start-up."""
+def run_startup(warm_runs: int = 3, env_id: str = "monkey_palace_v0") -> dict:
+    """Cold (an empty compilation cache) and warm (the cache the cold run filled) start-up of
+    the 2-player AEC env ``env_id`` (any registered game's: the probe names no game's parts);
+    warm is the best of ``warm_runs`` (and their median)."""
+    import statistics
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="monkey-palace-startup-") as cache:
-        cold = startup_once(cache)
-        warm = [startup_once(cache) for _ in range(warm_runs)]
+        cold = startup_once(cache, env_id)
+        warm = [startup_once(cache, env_id) for _ in range(warm_runs)]
     best_warm = min(warm, key=lambda r: r["first_step"])
     return {"first_reset_seconds_cold": cold["first_reset"], "first_step_seconds_cold": cold["first_step"],
             "first_reset_seconds_warm": best_warm["first_reset"], "first_step_seconds_warm": best_warm["first_step"],
+            "first_step_seconds_warm_median": statistics.median(r["first_step"] for r in warm),
             "cold": cold, "warm": warm}
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, Knob
 from monkey_env.monkey_palace.jaxgame.state import State
@@ -89,29 +90,97 @@ def lane_walk(state: State, static: Static, on_node, init, extra=None):
 
 
 def walk_at_anchor(state: State, static: Static, anchor) -> dict:
-    """Every shape from one anchor: the same tree walk as ``lane_walk``, on a window of the
-    palace around the anchor (turned per lane) instead of the whole plate. Returns
-    ``legal`` (S,) bool and ``tallest`` (S,) int8 (its tallest stack, units), by shape index."""
+    """Every shape from one anchor: the same tree walk as ``lane_walk``, read at the cells of
+    one anchor only. Returns ``legal`` (S,) bool and ``tallest`` (S,) int8 (its tallest stack,
+    units), by shape index.
+
+    With one anchor there is nothing to vectorise over but the tree, so the nodes are one
+    axis: each (lane, node) reads its three cells with one gather per plane, and the sums,
+    maxima and conjunctions along a node's path are taken by following parents (depth
+    times) instead of unrolling the tree node by node; a program about a fifth the size,
+    and about that much faster to compile (docs/JAX_ENGINE.md). Same int8 arithmetic as
+    the walk node by node (sums along a path are the same modulo 256 in any order)."""
     height_p, clear_p, rest_p, anchor_ok = padded_planes(state, static)
-    pad = static.pad
-    ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
-    width = 2 * pad + 1  # padded cell (pad + ay, pad + ax), the anchor, is the window's centre
+    tree = _tree_arrays(static)
     lanes = _lanes(static)
+    cu = static.column_units
+    arches, bricks, columns = state.supply[state.current].astype(jnp.int8)
+    width = height_p.shape[1]
+    ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
+    corner = ay * width + ax   # padded cell (ay, ax) is the top-left of the anchor's window
 
-    def stack(plane):
-        window = jax.lax.dynamic_slice(plane, (ay, ax), (width, width))
-        return jnp.stack([jnp.rot90(window, k) for k, _ in lanes])
+    def cells(plane, which):   # (lanes, nodes): the plane at each node's cell, in every lane's frame
+        return plane.reshape(-1)[corner + tree[which]]
 
-    here = jnp.broadcast_to(anchor_ok[ay, ax], (len(lanes), 1, 1))
-    supply = state.supply[state.current].astype(jnp.int8)
-    nodes = jax.vmap(lambda h, c, r, a, base: _east_subtree(
-        h, c, r, a, base, supply, static, 1,
-        lambda acc, _, node: acc + [(node["legal"], node["tallest"])], [], None))(
-        stack(height_p), stack(clear_p), stack(rest_p), here, jnp.asarray([b for _, b in lanes], jnp.int8))
-    where = jnp.asarray(static.shape_lane_node)
-    legal = jnp.stack([legal for legal, _ in nodes], 1).reshape(-1)[where]      # (lanes, nodes) -> (S,)
-    tallest = jnp.stack([tallest for _, tallest in nodes], 1).reshape(-1)[where]
-    return {"legal": legal, "tallest": tallest}
+    base = jnp.asarray([b for _, b in lanes], jnp.int8)[:, None]
+    level = base + tree["level"]
+    below_leg = jnp.where(tree["depth"] == 1, base, tree["rise"])
+    under = cells(height_p, "far")
+    fits = (cells(clear_p, "m1") <= level) & (cells(clear_p, "m2") <= level) & (under <= level) & cells(rest_p, "far")
+    support = level - under
+    units = _along_path(below_leg + support, tree["parent"], jnp.add, jnp.int8(0))
+    slots = _along_path(below_leg // cu + div_small(support, cu), tree["parent"], jnp.add, jnp.int8(0))
+    alive = _along_path(fits & (bricks_needed(units, slots, columns, cu) <= bricks), tree["parent"], jnp.logical_and,
+                        anchor_ok[ay, ax])
+    attached = _along_path(under > 0, tree["parent"], jnp.logical_or, False)
+    tallest = _along_path(jnp.maximum(below_leg, support), tree["parent"], jnp.maximum, jnp.int8(0))
+    legal = alive & attached & (tree["depth"] <= arches)
+    where = jnp.asarray(static.shape_lane_node)   # lane * nodes + node
+    return {"legal": legal.reshape(-1)[where], "tallest": tallest.reshape(-1)[where]}
+
+
+def _along_path(value, parent: np.ndarray, combine, at_root):
+    """``combine`` of ``value`` (lanes, nodes) over each node's path from the root, node
+    included; ``at_root`` is what a root's missing parent contributes."""
+    is_root = parent < 0
+    total = combine(value, at_root)
+    for _ in range(int(_depth_of(parent)) - 1):
+        total = combine(value, jnp.where(is_root, at_root, total[:, np.maximum(parent, 0)]))
+    return total.astype(value.dtype)
+
+
+def _depth_of(parent: np.ndarray) -> int:
+    depth = np.ones(len(parent), int)
+    for n, p in enumerate(parent):   # preorder: a parent comes before its children
+        if p >= 0:
+            depth[n] = depth[p] + 1
+    return depth.max()
+
+
+_TREES: dict[int, tuple] = {}
+
+
+def _tree_arrays(static: Static) -> dict:
+    """The east tree's nodes in preorder (the walk's order, as ``static.shape_lane_node``) as
+    arrays: ``depth``, ``level`` (above the base) and ``rise`` (int8), ``parent`` (-1 at a
+    root), and per lane the padded-plane offsets of the nodes' ``m1``, ``m2`` and ``far``
+    cells from the anchor window's corner, turned into the lane's frame, (lanes, nodes)."""
+    cached = _TREES.get(id(static))
+    if cached is not None and cached[0] is static:
+        return cached[1]
+    rows = []
+
+    def add(node, parent):
+        depth, m1, m2, far, level, rise, children = node
+        rows.append((depth, m1, m2, far, level, rise, parent))
+        here = len(rows) - 1
+        for child in children:
+            add(child, here)
+
+    for root in static.east_tree:
+        add(root, -1)
+    pad = static.pad
+    width = BOARD_SIZE + 2 * pad             # the padded plane's side
+    window = np.arange(2 * pad + 1)
+    window = window[:, None] * width + window[None, :]   # window cell -> offset from its corner
+    tree = {"depth": np.asarray([r[0] for r in rows]), "level": np.asarray([r[4] for r in rows], np.int8),
+            "rise": np.asarray([r[5] for r in rows], np.int8), "parent": np.asarray([r[6] for r in rows])}
+    for name, column in (("m1", 1), ("m2", 2), ("far", 3)):
+        # rot90(window, k)[pad + dy, pad + dx]: the lane's turned frame, as lane_walk turns the palace
+        tree[name] = np.stack([np.asarray([np.rot90(window, k)[pad + r[column][1], pad + r[column][0]] for r in rows])
+                               for k, _ in _lanes(static)])
+    _TREES[id(static)] = (static, tree)
+    return tree
 
 
 def _east_subtree(height_p, clear_p, rest_p, anchor_ok, base, supply, static: Static, size: int,

@@ -170,14 +170,19 @@ class Rules:
         colour = s.knob[ay, ax].astype(jnp.int32)  # the anchor's ground colour (0..2)
         valid = t.arch_valid[shape]
         level = t.arch_level[shape]
-        height, knob = s.height, s.knob
-        for j in range(J):  # arches in building order: a later arch's near end covers the junction
-            for cells, kind in ((t.arch_near, Knob.ARCH_END), (t.arch_m1, Knob.ARCH_MIDDLE),
-                                (t.arch_m2, Knob.ARCH_MIDDLE), (t.arch_far, Knob.ARCH_END)):
-                x, y = ax + cells[shape, j, 0], ay + cells[shape, j, 1]
-                x, y = jnp.where(valid[j], x, 0), jnp.where(valid[j], y, 0)
-                height = height.at[y, x].set(jnp.where(valid[j], level[j] + 1, height[y, x]).astype(jnp.int8))
-                knob = knob.at[y, x].set(jnp.where(valid[j], jnp.int8(kind), knob[y, x]).astype(jnp.int8))
+        # The arches' cells in building order (arch by arch: near end, middles, far end); a later
+        # arch's near end covers the junction, so a cell takes its last write. One scatter per
+        # plane, of the cells no later arch writes again (a chain of 4J scatters compiled slowly).
+        cells = jnp.stack([t.arch_near[shape], t.arch_m1[shape], t.arch_m2[shape], t.arch_far[shape]], 1)  # (J, 4, 2)
+        kinds = jnp.asarray([Knob.ARCH_END, Knob.ARCH_MIDDLE, Knob.ARCH_MIDDLE, Knob.ARCH_END], jnp.int8)
+        where = ((ay + cells[..., 1]) * BOARD_SIZE + ax + cells[..., 0]).reshape(-1)        # (4J,) in writing order
+        written = jnp.repeat(valid, 4)
+        later = jnp.triu(jnp.ones((4 * J, 4 * J), bool), 1)
+        covered = (later & written[None, :] & (where[:, None] == where[None, :])).any(1)
+        where = jnp.where(written & ~covered, where, NUM_CELLS)                               # dropped
+        height = s.height.reshape(-1).at[where].set(jnp.repeat(level + 1, 4).astype(jnp.int8),
+                                                    mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
+        knob = s.knob.reshape(-1).at[where].set(jnp.tile(kinds, J), mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
         last = k - 1
         dx, dy = ax + t.arch_far[shape, last, 0], ay + t.arch_far[shape, last, 1]
         deco_top = level[last] + 2

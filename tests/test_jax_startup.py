@@ -1,0 +1,59 @@
+"""The single-game program's size (what a new process compiles before the AEC env's first step)
+and the node-vectorised shape mask against the unrolled walk of the anchor mask."""
+
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from monkey_env.monkey_palace.jaxgame.legality import anchor_mask, build_parts, walk_at_anchor
+
+# Instructions of `_reset_or_step` before XLA's optimisation (15,849 when the shape mask and the
+# build were unrolled node by node and arch by arch; 9,733 after). XLA's compile time grows with
+# it: lower this ceiling when the program shrinks, never raise it (docs/JAX_ENGINE.md, "Start-up").
+MAX_SINGLE_GAME_HLO = 10_500
+
+
+def test_single_game_program_stays_small():
+    jg = jax_game_for()
+    lowered = jax.jit(jg._reset_or_step).lower(jg.blank_state(), jnp.int32(0), jax.random.PRNGKey(0),
+                                                jg.default_params, jnp.asarray(True))
+    count = len(re.findall(r"= \S+ \w[\w-]*\(", lowered.compiler_ir("hlo").as_hlo_text()))
+    assert 1_000 < count <= MAX_SINGLE_GAME_HLO, f"the single-game program has {count} HLO instructions"
+
+
+def test_shape_mask_agrees_with_the_anchor_mask_and_the_built_stacks():
+    """At every anchor of positions from random games, some shape is legal by the node-vectorised
+    walk exactly where the unrolled walk's anchor mask says so, and a legal shape's tallest stack
+    is the tallest of the stacks its building would use."""
+    jg = jax_game_for()
+    static, tables = jg.static, jg.tables
+    anchors = jnp.arange(1024)
+    walk = jax.jit(jax.vmap(lambda s, a: walk_at_anchor(s, static, a), in_axes=(None, 0)))
+    tallest_built = jax.jit(jax.vmap(jax.vmap(lambda s, a, shape: build_parts(s, tables, a, shape).max(),
+                                              in_axes=(None, None, 0)), in_axes=(None, 0, None)))
+    masks = jax.jit(lambda s: anchor_mask(s, tables, static))
+    rng = np.random.default_rng(0)
+    states = jg.batch_init(jax.random.split(jax.random.PRNGKey(1), 4))
+    legal_anchors = 0
+    for turn in range(12):
+        for g in range(4):
+            s = jax.tree_util.tree_map(lambda x, g=g: x[g], states)
+            if bool(s.terminated):
+                continue
+            if turn % 2:   # a short or odd supply: the bricks-and-columns check decides more shapes
+                s = s._replace(supply=s.supply.at[s.current].set(jnp.asarray(rng.integers(0, 8, 3), jnp.int32)))
+            out = walk(s, anchors)
+            legal = np.asarray(out["legal"])
+            np.testing.assert_array_equal(legal.any(1), np.asarray(masks(s)))
+            legal_anchors += int(legal.any(1).sum())
+            some = np.flatnonzero(legal.any(1))[:3]
+            if some.size:
+                built = np.asarray(tallest_built(s, jnp.asarray(some), jnp.arange(static.n_shapes)))
+                walked = np.asarray(out["tallest"])[some]
+                np.testing.assert_array_equal(np.where(legal[some], walked, 0), np.where(legal[some], built, 0))
+        acts = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in np.asarray(jg.batch_legal_mask(states))]
+        states = jg.batch_step(states, jnp.asarray(acts, jnp.int32))
+    assert legal_anchors > 100
