@@ -42,5 +42,10 @@ def random_legal_actions():
         x = (x ^ (x >> 16)) * jnp.uint32(0x85EBCA6B)
         x = (x ^ (x >> 13)) * jnp.uint32(0xC2B2AE35)
         x = x ^ (x >> 16)
-        return jnp.argmax(jnp.where(masks, x | 1, 0), axis=-1).astype(jnp.int32)
+        # argmax's first best index, as a max and a min: two plain reductions, which XLA's CPU
+        # backend vectorises (its argmax, a reduction of pairs, it does not): the same choices
+        score = jnp.where(masks, x | 1, 0)
+        best = score.max(-1, keepdims=True)
+        index = jnp.arange(masks.shape[-1], dtype=jnp.int32)[None]
+        return jnp.where(score == best, index, masks.shape[-1]).min(-1).astype(jnp.int32)
     return pick
