@@ -39,8 +39,12 @@ def test_a_player_past_the_caps_is_flagged(jg):
     assert bool(jax.jit(jg.rules.start_turn)(rich).over_cap)
 
 
-def test_the_environments_still_refuse_it():
-    with pytest.raises(ValueError, match="JaxGame"):
-        jax_game_for(GameOptions(build_action="complete"))
+def test_each_build_action_has_its_own_engine_and_options_of_the_other_are_refused():
+    """The environments play the complete action on its own JaxGame (the build action sets the
+    action space), and a JaxGame refuses options that build the other way."""
+    complete = jax_game_for(GameOptions(build_action="complete"))
+    catalogue = jax_game_for(GameOptions())
+    assert complete.build_action == "complete" and catalogue.build_action == "catalogue"
+    assert complete.num_actions != catalogue.num_actions
     with pytest.raises(ValueError, match="build with 'catalogue'"):
-        JaxGame(GameOptions(build_action="complete")).params(GameOptions())
+        complete.params(GameOptions())
