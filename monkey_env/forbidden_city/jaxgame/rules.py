@@ -99,14 +99,14 @@ class Rules:
 
     def _neighbours(self, state: State, x, y):
         """The four neighbours of (x, y), by direction: whether a tile lies there, its table id and
-        rotation (0 if none), its column and row (clipped to the table)."""
+        rotation (0 if none), its column and row (clipped to the table), whether it is on the table."""
         size = self.s.size
         nx, ny = x + jnp.asarray(DX), y + jnp.asarray(DY)
         inside = (nx >= 0) & (nx < size) & (ny >= 0) & (ny < size)
         nxc, nyc = jnp.clip(nx, 0, size - 1), jnp.clip(ny, 0, size - 1)
         ntile = state.tile[nyc, nxc].astype(jnp.int32)
         there = inside & (ntile >= 0)
-        return there, jnp.maximum(ntile, 0), state.rotation[nyc, nxc].astype(jnp.int32), (nxc, nyc)
+        return there, jnp.maximum(ntile, 0), state.rotation[nyc, nxc].astype(jnp.int32), (nxc, nyc), inside
 
     def action_is_legal(self, state: State, action) -> jnp.ndarray:
         """() bool: legal_action_mask(state)[action], looking only at the action's cell (the whole
@@ -143,7 +143,7 @@ class Rules:
         two = t.parts[tile] == 2
         sides = t.sides[tile, turns].astype(jnp.int32)                              # (4 d,)
         qpart = t.quarter_part[tile, turns].astype(jnp.int32)
-        there, ntile, nrot, (nx, ny) = self._neighbours(state, x, y)
+        there, ntile, nrot, (nx, ny), inside = self._neighbours(state, x, y)
         opposite = (jnp.arange(4) + 2) % 4
         nside = jnp.where(there, t.sides[ntile, nrot, opposite], WALL).astype(jnp.int32)
         mine = first + qpart                                                          # my part on each side
@@ -197,11 +197,9 @@ class Rules:
                                    jnp.where(faced, theirs, -1)])
         # Each neighbouring cell now faces this tile's side: its digit for the way back turns from
         # EMPTY_CODE to that side's code (off the table: dropped).
-        nx_, ny_ = x + jnp.asarray(DX), y + jnp.asarray(DY)
-        inside = (nx_ >= 0) & (nx_ < self.s.size) & (ny_ >= 0) & (ny_ < self.s.size)
         code = t.side_code[tile, turns].astype(jnp.int32)
         step = (code - EMPTY_CODE) << (CODE_BITS * opposite)
-        flat = jnp.where(inside, ny_ * self.s.size + nx_, self.s.size * self.s.size)
+        flat = jnp.where(inside, ny * self.s.size + nx, self.s.size * self.s.size)
         facing = state.facing.reshape(-1).at[flat].add(step.astype(jnp.int16), mode="drop").reshape(state.facing.shape)
         return state._replace(
             facing=facing, tile=put(state.tile, tile.astype(jnp.int16)),
