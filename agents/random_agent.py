@@ -24,28 +24,32 @@ class RandomAgent:
 
 
 @cache
-def random_legal_actions():
-    """A jitted ``pick(key, masks) -> (B,) int32``: one legal action per row, uniformly.
+def random_legal_actions(lanes: int = 128):
+    """A jitted ``pick(key, masks) -> (B,) int32``: one legal action per row, uniformly (action 0
+    for a row with none).
 
-    Each row draws one 32-bit key and scores every action with a strong integer hash of
-    (key, action): distinct scores in random order, so the best legal score is a uniform
-    legal action. Ten times cheaper than Gumbel noise for every action (2.5 million
-    threefry draws per step at 1,024 games)."""
+    Each row counts its legal actions, draws a rank uniformly below the count and takes the
+    legal action of that rank, the actions ordered by (action mod ``lanes``, action): the
+    counts per lane are sums of whole rows of ``lanes`` actions (vector adds), the lane that
+    holds the rank comes from a short cumulative sum, and the action inside that lane from
+    another. About half the time of scoring every action with a hash, which this replaced (at
+    Forbidden City's 2,917 actions that hash was half of a decision at batch 1,024)."""
     import jax
     import jax.numpy as jnp
 
     @jax.jit
     def pick(key, masks):
-        seed = jax.random.bits(key, (masks.shape[0], 1), jnp.uint32)
-        x = seed ^ (jnp.arange(masks.shape[-1], dtype=jnp.uint32)[None] * jnp.uint32(0x9E3779B9))
-        # murmur3's finaliser: a bijection of uint32 with full avalanche
-        x = (x ^ (x >> 16)) * jnp.uint32(0x85EBCA6B)
-        x = (x ^ (x >> 13)) * jnp.uint32(0xC2B2AE35)
-        x = x ^ (x >> 16)
-        # argmax's first best index, as a max and a min: two plain reductions, which XLA's CPU
-        # backend vectorises (its argmax, a reduction of pairs, it does not): the same choices
-        score = jnp.where(masks, x | 1, 0)
-        best = score.max(-1, keepdims=True)
-        index = jnp.arange(masks.shape[-1], dtype=jnp.int32)[None]
-        return jnp.where(score == best, index, masks.shape[-1]).min(-1).astype(jnp.int32)
+        rows, actions = masks.shape
+        per_lane = -(-actions // lanes)
+        grid = jnp.pad(masks, ((0, 0), (0, per_lane * lanes - actions))).reshape(rows, per_lane, lanes)
+        small = jnp.uint8 if per_lane < 256 else jnp.int32       # a lane's count fits a byte: fewer bytes to add
+        in_lane = grid.astype(small).sum(1).astype(jnp.int32)     # (B, lanes)
+        count = in_lane.sum(-1)
+        rank = jax.random.randint(key, (rows,), 0, jnp.maximum(count, 1))
+        through = jnp.cumsum(in_lane, -1)                         # legal actions in lanes 0..l
+        lane = jnp.minimum((through <= rank[:, None]).sum(-1, dtype=jnp.int32), lanes - 1)
+        before = jnp.take_along_axis(through - in_lane, lane[:, None], -1)[:, 0]
+        column = jnp.take_along_axis(grid, lane[:, None, None], 2)[..., 0]          # (B, per_lane)
+        step = (jnp.cumsum(column, -1, dtype=jnp.int32) <= (rank - before)[:, None]).sum(-1, dtype=jnp.int32)
+        return jnp.where(count > 0, step * lanes + lane, 0).astype(jnp.int32)
     return pick
