@@ -88,6 +88,9 @@ def run(game: str, engine, differential_batch: Callable, args) -> int:
         try:
             r = differential_batch(engine, first, n, seed=first)
             summary["decisions"] += r["decisions"]
+            # Monkey Palace's complete build: games past the JAX masks' caps, compared up to that turn
+            if "over_cap" in r:
+                summary.setdefault("over_cap", []).extend(int(g) for g in r["over_cap"])
         except AssertionError as e:
             # The batch stops at its first difference: its games count as played, one disagreement.
             summary["disagreements"] += 1

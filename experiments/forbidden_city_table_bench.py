@@ -9,7 +9,10 @@ fresh process (N: ``--reference-games``, the reference engine's games, whose fig
 compared; random 2-player games; decisions per second at batch 1,024 after compilation).
 The settings are run in turn, repeat after repeat, so that every setting meets the same changes
 of load: this code on 27 x 27 and on 17 x 17 (the shipped data with ``table_size: 17``) and,
-with ``--baseline-root``, another checkout's code (the engine before this one) on both sizes.
+with ``--baseline-root``, another checkout's code (the engine before this one) on the sizes of
+``--baseline-sizes``. Each code plays with its own batched random agent (the product as it was);
+with ``--same-policy`` the baseline also runs with this code's random agent (its module swapped
+in before the bench starts), so that the engines alone are compared.
 The JSON has every run with its load average, the medians and the ratios to 17 x 17.
 """
 
@@ -44,9 +47,24 @@ def commit_of(root: Path) -> str:
     return out.stdout.strip() or "unknown"
 
 
-def bench_once(root: Path, config_dir: Path | None, reference_games: int) -> dict:
+# Runs the bench of the checkout on sys.path with this checkout's random agent in place of its own.
+_WITH_THIS_POLICY = """
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("random_agent_of_this_code", sys.argv[1])
+this = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(this)
+import monkey_env.agents.random_agent as theirs
+theirs.random_legal_actions = this.random_legal_actions
+from monkey_env.apps.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def bench_once(root: Path, config_dir: Path | None, reference_games: int, this_policy: bool = False) -> dict:
     env = dict(os.environ, PYTHONPATH=str(root))
-    cmd = [sys.executable, *BENCH, "--games", str(reference_games)] + (["--config-dir", str(config_dir)] if config_dir else [])
+    bench = (["-c", _WITH_THIS_POLICY, str(REPO / "agents" / "random_agent.py"), *BENCH[3:]] if this_policy
+             else BENCH)
+    cmd = [sys.executable, *bench, "--games", str(reference_games)] + (["--config-dir", str(config_dir)] if config_dir else [])
     out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"bench failed in {root}: {out.stderr.strip().splitlines()[-1:]}")
@@ -64,23 +82,33 @@ def main() -> int:
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--reference-games", type=int, default=20,
                    help="the reference engine's games per run (its figure is not compared here: 2 saves minutes)")
-    p.add_argument("--baseline-root", type=Path, help="a checkout of the engine to compare with (both sizes)")
+    p.add_argument("--baseline-root", type=Path, help="a checkout of the engine to compare with")
+    p.add_argument("--baseline-sizes", default="27,17", help="the table sizes the baseline runs on")
+    p.add_argument("--same-policy", action="store_true",
+                   help="also run the baseline with this code's random agent (the engines alone compared)")
     p.add_argument("--out", type=Path, default=REPO / "reports" / "forbidden_city_bench_table_size.json")
     args = p.parse_args()
     roots = {"this": REPO} | ({"baseline": args.baseline_root.resolve()} if args.baseline_root else {})
+    baseline_sizes = [int(x) for x in args.baseline_sizes.split(",")]
+    settings = [("this", REPO, 27, False), ("this", REPO, 17, False)]
+    if args.baseline_root:
+        settings += [("baseline", roots["baseline"], size, False) for size in baseline_sizes]
+        if args.same_policy:
+            settings += [("baseline with this policy", roots["baseline"], size, True) for size in baseline_sizes]
     runs: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="fc-table17-") as tmp:
         small = small_table_data(Path(tmp))
         for r in range(args.repeats):
-            for code, root in roots.items():
-                for size, cfg in ((27, None), (17, small)):
-                    run = {"code": code, "table_size": size, "repeat": r, **bench_once(root, cfg, args.reference_games)}
-                    runs.append(run)
-                    print(f"{code} {size}x{size}: {run['jax_decisions_per_second']:,.0f} decisions/s "
-                          f"(load {run['load_average_before'][0]})", flush=True)
+            for code, root, size, this_policy in settings:
+                cfg = None if size == 27 else small
+                run = {"code": code, "table_size": size, "repeat": r,
+                       **bench_once(root, cfg, args.reference_games, this_policy)}
+                runs.append(run)
+                print(f"{code} {size}x{size}: {run['jax_decisions_per_second']:,.0f} decisions/s "
+                      f"(load {run['load_average_before'][0]})", flush=True)
     medians = {f"{c} {s}": statistics.median(x["jax_decisions_per_second"] for x in runs
                                               if x["code"] == c and x["table_size"] == s)
-               for c in roots for s in (27, 17)}
+               for c, _, s, _ in settings}
     summary = {
         "game": "forbidden_city",
         "what": "the JAX engine's decisions per second at batch 1,024 on 27 x 27 against 17 x 17, random 2-player "
@@ -94,9 +122,14 @@ def main() -> int:
         "median_jax_decisions_per_second": medians,
         "ratio_this_27_to_this_17": round(medians["this 27"] / medians["this 17"], 3),
     }
-    if "baseline" in roots:
+    if "baseline 17" in medians:
         summary["ratio_this_27_to_baseline_17"] = round(medians["this 27"] / medians["baseline 17"], 3)
+    if "baseline 27" in medians and "baseline 17" in medians:
         summary["ratio_baseline_27_to_baseline_17"] = round(medians["baseline 27"] / medians["baseline 17"], 3)
+    if "baseline with this policy 17" in medians:
+        # the engines alone: the same random agent on both
+        summary["ratio_this_27_to_baseline_17_same_policy"] = round(
+            medians["this 27"] / medians["baseline with this policy 17"], 3)
     args.out.write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps({k: v for k, v in summary.items() if k.startswith(("median", "ratio"))}, indent=1))
     return 0

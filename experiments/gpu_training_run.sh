@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# One prepared run on a lent GPU machine (issue 32's GPU figures; issue 28's complete differential
+# on its spare cores), as the device tool runs it: in a copy of the repo, results under $OUT.
+#
+#   bash experiments/gpu_training_run.sh OUT MINUTES SHARDS GAMES_PER_SHARD
+#
+# 1. Monkey Palace's JAX engine against the reference engine on the complete build action, on
+#    SHARDS CPU processes in the background (games SHARD*k ..), each stopping after the training.
+# 2. The JAX trainer on the GPU with configs/train/ppo_jax_gpu.yaml (4,096 games a step) for
+#    MINUTES of wall time, compilation and evaluations included: its log, curve and checkpoints.
+# 3. The engines' decisions per second on the GPU (monkey-palace bench) in what time is left.
+# The machine has no network: the packages its image lacks travel as wheels in .whl/
+# (carried), the package itself as the working tree (the agents/configs links made here).
+set -u
+out=${1:?OUT}; minutes=${2:-7.5}; shards=${3:-12}; per=${4:-400}
+start=$(date +%s)
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
+ln -sfn ../agents monkey_env/agents; ln -sfn ../configs monkey_env/configs
+export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 MONKEY_PALACE_JAX_CACHE=/tmp/jax_cache
+mkdir -p "$out/shards"
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; nproc; python3 -c "import jax; print(jax.__version__, jax.devices())"; } > "$out/machine.txt" 2>&1
+diff_minutes=$(python3 -c "print(max(1.0, $minutes + 0.5))")
+for k in $(seq 0 $((shards - 1))); do
+    JAX_PLATFORMS=cpu nice -n 10 python3 experiments/monkey_palace_differential.py --build-action complete \
+        --first $((k * per)) --games "$per" --batch 20 --max-minutes "$diff_minutes" --fresh \
+        --out "$out/shards/shard_$k.json" > "$out/shards/shard_$k.log" 2>&1 &
+done
+python3 -m monkey_env.apps.cli train configs/train/ppo_jax_gpu.yaml --minutes "$minutes" --out-dir /tmp/runs \
+    > "$out/train.log" 2>&1
+echo "train exit $? after $(( $(date +%s) - start )) s" >> "$out/train.log"
+run=$(ls -d /tmp/runs/ppo_jax_gpu-* 2>/dev/null | head -1)
+if [ -n "$run" ]; then
+    cp "$run/curve.csv" "$out/" 2>/dev/null; cp "$run/best.msgpack" "$out/ppo_gpu_best.msgpack" 2>/dev/null
+    cp "$run/final.msgpack" "$out/ppo_gpu_final.msgpack" 2>/dev/null
+    python3 - "$run" >> "$out/train.log" 2>&1 <<'PY'
+import sys, glob
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+acc = EventAccumulator(glob.glob(sys.argv[1] + "/tensorboard")[0]); acc.Reload()
+rates = [e.value for e in acc.Scalars("train/decisions_per_second")]
+print("iterations", len(rates), "learner decisions/s per iteration (first is compile):", [round(r) for r in rates])
+PY
+fi
+left=$(( 560 - ($(date +%s) - start) ))
+if [ "$left" -gt 40 ]; then
+    timeout $((left - 10)) python3 - > "$out/bench_gpu.jsonl" 2> "$out/bench_gpu.err" <<'PY'
+import json
+from monkey_env.monkey_palace.apps.bench import bench_jax
+from monkey_env.monkey_palace.jaxgame import JaxGame
+from monkey_env.monkey_palace.options import GameOptions
+for action in ("catalogue", "complete"):
+    jg = JaxGame(GameOptions(build_action=action))
+    for batch in (4096, 16384):
+        print(json.dumps(bench_jax(jg, batch, 2, 0, max_seconds=8)), flush=True)
+PY
+fi
+wait
+python3 - "$out" <<'PY'
+import glob, json, sys
+runs = [json.load(open(p)) for p in sorted(glob.glob(sys.argv[1] + "/shards/shard_*.json"))]
+total = {k: sum(r[k] for r in runs) for k in ("games", "decisions", "disagreements")}
+total |= {"shards": len(runs), "over_cap": sorted(g for r in runs for g in r.get("over_cap", [])),
+          "messages": [m for r in runs for m in r["messages"]], "runs": runs}
+json.dump(total, open(sys.argv[1] + "/differential_complete.json", "w"), indent=1)
+print({k: v for k, v in total.items() if k not in ("runs", "messages")})
+PY
+rm -rf "$out/shards"
