@@ -12,27 +12,32 @@
 # The machine has no network: the packages its image lacks travel as wheels in .whl/
 # (carried), the package itself as the working tree (the agents/configs links made here).
 set -u
+# PY, TRAIN_CONFIG, BENCH_BATCHES and NO_WHEELS=1 let it be tried on a CPU first (small sizes).
 out=${1:?OUT}; minutes=${2:-7.5}; shards=${3:-12}; per=${4:-400}
+PY=${PY:-python3}; config=${TRAIN_CONFIG:-configs/train/ppo_jax_gpu.yaml}
+export BENCH_BATCHES=${BENCH_BATCHES:-4096,16384}
 start=$(date +%s)
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
+if [ "${NO_WHEELS:-0}" != 1 ]; then
+    $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
+fi
 ln -sfn ../agents monkey_env/agents; ln -sfn ../configs monkey_env/configs
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 MONKEY_PALACE_JAX_CACHE=/tmp/jax_cache
 mkdir -p "$out/shards"
-{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; nproc; python3 -c "import jax; print(jax.__version__, jax.devices())"; } > "$out/machine.txt" 2>&1
+{ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; nproc; $PY -c "import jax; print(jax.__version__, jax.devices())"; } > "$out/machine.txt" 2>&1
 diff_minutes=$(python3 -c "print(max(1.0, $minutes + 0.5))")
 for k in $(seq 0 $((shards - 1))); do
-    JAX_PLATFORMS=cpu nice -n 10 python3 experiments/monkey_palace_differential.py --build-action complete \
+    JAX_PLATFORMS=cpu nice -n 10 $PY experiments/monkey_palace_differential.py --build-action complete \
         --first $((k * per)) --games "$per" --batch 20 --max-minutes "$diff_minutes" --fresh \
         --out "$out/shards/shard_$k.json" > "$out/shards/shard_$k.log" 2>&1 &
 done
-python3 -m monkey_env.apps.cli train configs/train/ppo_jax_gpu.yaml --minutes "$minutes" --out-dir /tmp/runs \
+$PY -m monkey_env.apps.cli train "$config" --minutes "$minutes" --out-dir /tmp/runs \
     > "$out/train.log" 2>&1
 echo "train exit $? after $(( $(date +%s) - start )) s" >> "$out/train.log"
-run=$(ls -d /tmp/runs/ppo_jax_gpu-* 2>/dev/null | head -1)
+run=$(ls -d /tmp/runs/*-seed* 2>/dev/null | head -1)
 if [ -n "$run" ]; then
     cp "$run/curve.csv" "$out/" 2>/dev/null; cp "$run/best.msgpack" "$out/ppo_gpu_best.msgpack" 2>/dev/null
     cp "$run/final.msgpack" "$out/ppo_gpu_final.msgpack" 2>/dev/null
-    python3 - "$run" >> "$out/train.log" 2>&1 <<'PY'
+    $PY - "$run" >> "$out/train.log" 2>&1 <<'PY'
 import sys, glob
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 acc = EventAccumulator(glob.glob(sys.argv[1] + "/tensorboard")[0]); acc.Reload()
@@ -42,19 +47,19 @@ PY
 fi
 left=$(( 560 - ($(date +%s) - start) ))
 if [ "$left" -gt 40 ]; then
-    timeout $((left - 10)) python3 - > "$out/bench_gpu.jsonl" 2> "$out/bench_gpu.err" <<'PY'
-import json
+    timeout $((left - 10)) $PY - > "$out/bench_gpu.jsonl" 2> "$out/bench_gpu.err" <<'PY'
+import json, os
 from monkey_env.monkey_palace.apps.bench import bench_jax
 from monkey_env.monkey_palace.jaxgame import JaxGame
 from monkey_env.monkey_palace.options import GameOptions
 for action in ("catalogue", "complete"):
     jg = JaxGame(GameOptions(build_action=action))
-    for batch in (4096, 16384):
+    for batch in map(int, os.environ["BENCH_BATCHES"].split(",")):
         print(json.dumps(bench_jax(jg, batch, 2, 0, max_seconds=8)), flush=True)
 PY
 fi
 wait
-python3 - "$out" <<'PY'
+$PY - "$out" <<'PY'
 import glob, json, sys
 runs = [json.load(open(p)) for p in sorted(glob.glob(sys.argv[1] + "/shards/shard_*.json"))]
 total = {k: sum(r[k] for r in runs) for k in ("games", "decisions", "disagreements")}
