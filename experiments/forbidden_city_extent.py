@@ -94,9 +94,8 @@ def main() -> int:
     size = data.size
     report = {
         "command": "python " + " ".join(__import__("sys").argv),
-        "commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip(),
-        "dirty": bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                                     capture_output=True, text=True).stdout.strip()),
+        "commit": _git("rev-parse", "HEAD"),
+        "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
         "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "load_at_start": os.getloadavg(),
                     "jax_devices": [str(d) for d in __import__("jax").devices()]},
@@ -124,6 +123,14 @@ def main() -> int:
             write(report, args.out, t0, complete=False)        # after every row: a stopped run keeps its rows
     write(report, args.out, t0, complete=True)
     return 0
+
+
+def _git(*args: str) -> str | None:
+    """The checkout's git answer, or None where there is no git (a copy of the tree on another machine)."""
+    try:
+        return subprocess.run(["git", *args], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return None
 
 
 def write(report: dict, out: str, t0: float, complete: bool) -> None:

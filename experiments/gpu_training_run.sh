@@ -8,7 +8,8 @@
 #    SHARDS CPU processes in the background (games SHARD*k ..), each stopping after the training.
 # 2. The JAX trainer on the GPU with configs/train/ppo_jax_gpu.yaml (4,096 games a step) for
 #    MINUTES of wall time, compilation and evaluations included: its log, curve and checkpoints.
-# 3. The engines' decisions per second on the GPU (monkey-palace bench) in what time is left.
+# 3. Forbidden City's extent (issue 29): 10,000 greedy games per player count on the GPU.
+# 4. The engines' decisions per second on the GPU (monkey-palace bench) in what time is left.
 # The machine has no network: the packages its image lacks travel as wheels in .whl/
 # (carried), the package itself as the working tree (the agents/configs links made here).
 set -u
@@ -24,7 +25,7 @@ ln -sfn ../agents monkey_env/agents; ln -sfn ../configs monkey_env/configs
 export PYTHONPATH=/tmp/site:$PWD PYTHONUNBUFFERED=1 MONKEY_PALACE_JAX_CACHE=/tmp/jax_cache
 mkdir -p "$out/shards"
 { nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; nproc; $PY -c "import jax; print(jax.__version__, jax.devices())"; } > "$out/machine.txt" 2>&1
-diff_minutes=$(python3 -c "print(max(1.0, $minutes + 0.5))")
+diff_minutes=$(python3 -c "print(max(1.0, $minutes + ${EXTRA_MINUTES:-2.5}))")
 for k in $(seq 0 $((shards - 1))); do
     JAX_PLATFORMS=cpu nice -n 10 $PY experiments/monkey_palace_differential.py --build-action complete \
         --first $((k * per)) --games "$per" --batch 20 --max-minutes "$diff_minutes" --fresh \
@@ -44,6 +45,12 @@ acc = EventAccumulator(glob.glob(sys.argv[1] + "/tensorboard")[0]); acc.Reload()
 rates = [e.value for e in acc.Scalars("train/decisions_per_second")]
 print("iterations", len(rates), "learner decisions/s per iteration (first is compile):", [round(r) for r in rates])
 PY
+fi
+left=$(( ${EXTENT_UNTIL:-500} - ($(date +%s) - start) ))
+if [ "$left" -gt 30 ]; then
+    timeout "$left" $PY experiments/forbidden_city_extent.py --agents greedy --games "${EXTENT_GAMES:-10000}" \
+        --batch "${EXTENT_GAMES:-10000}" --out "$out/forbidden_city_extent_greedy.json" > "$out/extent.log" 2>&1
+    echo "extent exit $? after $(( $(date +%s) - start )) s" >> "$out/extent.log"
 fi
 left=$(( 560 - ($(date +%s) - start) ))
 if [ "$left" -gt 40 ]; then
