@@ -8,7 +8,7 @@
 #    SHARDS CPU processes in the background (games SHARD*k ..), each stopping after the training.
 # 2. The JAX trainer on the GPU with configs/train/ppo_jax_gpu.yaml (4,096 games a step) for
 #    MINUTES of wall time, compilation and evaluations included: its log, curve and checkpoints.
-# 3. Forbidden City's extent (issue 29): 10,000 greedy games per player count on the GPU.
+# 3. Forbidden City's extent (issue 29): 10,000 random and 10,000 greedy games per player count, on the GPU.
 # 4. The engines' decisions per second on the GPU (monkey-palace bench) in what time is left.
 # The machine has no network: the packages its image lacks travel as wheels in .whl/
 # (carried), the package itself as the working tree (the agents/configs links made here).
@@ -48,7 +48,7 @@ PY
 fi
 left=$(( ${EXTENT_UNTIL:-500} - ($(date +%s) - start) ))
 if [ "$left" -gt 30 ]; then
-    timeout "$left" $PY experiments/forbidden_city_extent.py --agents greedy --games "${EXTENT_GAMES:-10000}" \
+    timeout "$left" $PY experiments/forbidden_city_extent.py --agents random greedy --games "${EXTENT_GAMES:-10000}" \
         --batch "${EXTENT_GAMES:-10000}" --out "$out/forbidden_city_extent_greedy.json" > "$out/extent.log" 2>&1
     echo "extent exit $? after $(( $(date +%s) - start )) s" >> "$out/extent.log"
 fi
