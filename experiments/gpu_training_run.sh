@@ -49,7 +49,7 @@ fi
 left=$(( ${EXTENT_UNTIL:-500} - ($(date +%s) - start) ))
 if [ "$left" -gt 30 ]; then
     timeout "$left" $PY experiments/forbidden_city_extent.py --agents random greedy --games "${EXTENT_GAMES:-10000}" \
-        --batch "${EXTENT_GAMES:-10000}" --out "$out/forbidden_city_extent_greedy.json" > "$out/extent.log" 2>&1
+        --batch "${EXTENT_GAMES:-10000}" --out "$out/forbidden_city_extent.json" > "$out/extent.log" 2>&1
     echo "extent exit $? after $(( $(date +%s) - start )) s" >> "$out/extent.log"
 fi
 left=$(( 560 - ($(date +%s) - start) ))
