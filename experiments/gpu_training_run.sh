@@ -36,8 +36,7 @@ $PY -m monkey_env.apps.cli train "$config" --minutes "$minutes" --out-dir /tmp/r
 echo "train exit $? after $(( $(date +%s) - start )) s" >> "$out/train.log"
 run=$(ls -d /tmp/runs/*-seed* 2>/dev/null | head -1)
 if [ -n "$run" ]; then
-    cp "$run/curve.csv" "$out/" 2>/dev/null; cp "$run/best.msgpack" "$out/ppo_gpu_best.msgpack" 2>/dev/null
-    cp "$run/final.msgpack" "$out/ppo_gpu_final.msgpack" 2>/dev/null
+    cp "$run/curve.csv" "$out/" 2>/dev/null; cp "$run/final.msgpack" "$out/ppo_gpu_final.msgpack" 2>/dev/null
     $PY - "$run" >> "$out/train.log" 2>&1 <<'PY'
 import sys, glob
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
@@ -49,12 +48,12 @@ fi
 left=$(( ${EXTENT_UNTIL:-500} - ($(date +%s) - start) ))
 if [ "$left" -gt 30 ]; then
     timeout "$left" $PY experiments/forbidden_city_extent.py --agents random greedy --games "${EXTENT_GAMES:-10000}" \
-        --batch "${EXTENT_GAMES:-10000}" --out "$out/forbidden_city_extent.json" > "$out/extent.log" 2>&1
-    echo "extent exit $? after $(( $(date +%s) - start )) s" >> "$out/extent.log"
+        --batch "${EXTENT_GAMES:-10000}" --out "$out/forbidden_city_extent.json" >> "$out/train.log" 2>&1
+    echo "extent exit $? after $(( $(date +%s) - start )) s" >> "$out/train.log"
 fi
 left=$(( 560 - ($(date +%s) - start) ))
 if [ "$left" -gt 40 ]; then
-    timeout $((left - 10)) $PY - > "$out/bench_gpu.jsonl" 2> "$out/bench_gpu.err" <<'PY'
+    timeout $((left - 10)) $PY - > "$out/bench_gpu.jsonl" 2>> "$out/train.log" <<'PY'
 import json, os
 from monkey_env.monkey_palace.apps.bench import bench_jax
 from monkey_env.monkey_palace.jaxgame import JaxGame
@@ -75,4 +74,4 @@ total |= {"shards": len(runs), "over_cap": sorted(g for r in runs for g in r.get
 json.dump(total, open(sys.argv[1] + "/differential_complete.json", "w"), indent=1)
 print({k: v for k, v in total.items() if k not in ("runs", "messages")})
 PY
-rm -rf "$out/shards"
+rm -rf "$out/shards"   # at most 8 files come back: machine, train log, curve, checkpoint, bench, extent, differential
