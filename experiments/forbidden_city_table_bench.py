@@ -62,7 +62,7 @@ sys.exit(main(sys.argv[2:]))
 
 def bench_once(root: Path, config_dir: Path | None, reference_games: int, this_policy: bool = False) -> dict:
     env = dict(os.environ, PYTHONPATH=str(root))
-    bench = (["-c", _WITH_THIS_POLICY, str(REPO / "agents" / "random_agent.py"), *BENCH[3:]] if this_policy
+    bench = (["-c", _WITH_THIS_POLICY, str(REPO / "agents" / "random_agent.py"), *BENCH[2:]] if this_policy
              else BENCH)
     cmd = [sys.executable, *bench, "--games", str(reference_games)] + (["--config-dir", str(config_dir)] if config_dir else [])
     out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True)
@@ -114,7 +114,7 @@ def main() -> int:
         "what": "the JAX engine's decisions per second at batch 1,024 on 27 x 27 against 17 x 17, random 2-player "
                 "games, settings run in turn",
         "command": " ".join(["experiments/forbidden_city_table_bench.py", *sys.argv[1:]]),
-        "bench_command": "monkey-palace " + " ".join(BENCH[3:]) + f" --games {args.reference_games}"
+        "bench_command": "monkey-palace " + " ".join(BENCH[2:]) + f" --games {args.reference_games}"
                          " [--config-dir DIR with table_size: 17]",
         "commits": {c: commit_of(root) for c, root in roots.items()},
         "cores": os.cpu_count(),
