@@ -12,7 +12,9 @@ of load: this code on 27 x 27 and on 17 x 17 (the shipped data with ``table_size
 with ``--baseline-root``, another checkout's code (the engine before this one) on the sizes of
 ``--baseline-sizes``. Each code plays with its own batched random agent (the product as it was);
 with ``--same-policy`` the baseline also runs with this code's random agent (its module swapped
-in before the bench starts), so that the engines alone are compared.
+in before the bench starts), so that the engines alone are compared. Every run measures with this
+code's ``bench_any_jax`` (swapped in too): whole batches of games, replayed from the same deals with
+other keys for at least 5 s (one batch of Forbidden City ends within a second).
 The JSON has every run with its load average, the medians and the ratios to 17 x 17.
 """
 
@@ -47,23 +49,29 @@ def commit_of(root: Path) -> str:
     return out.stdout.strip() or "unknown"
 
 
-# Runs the bench of the checkout on sys.path with this checkout's random agent in place of its own.
-_WITH_THIS_POLICY = """
+# Runs the bench of the checkout on sys.path with this checkout's measurement (bench_any_jax: whole
+# batches replayed for at least 5 s) and, when asked, this checkout's random agent in place of its own.
+_WITH_THIS_CODE = """
 import importlib.util, sys
-spec = importlib.util.spec_from_file_location("random_agent_of_this_code", sys.argv[1])
-this = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(this)
-import monkey_env.agents.random_agent as theirs
-theirs.random_legal_actions = this.random_legal_actions
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+import monkey_env.apps.bench as their_bench
+their_bench.bench_any_jax = load("bench_of_this_code", sys.argv[1]).bench_any_jax
+if sys.argv[2] == "this-policy":
+    import monkey_env.agents.random_agent as their_agent
+    their_agent.random_legal_actions = load("random_agent_of_this_code", sys.argv[3]).random_legal_actions
 from monkey_env.apps.cli import main
-sys.exit(main(sys.argv[2:]))
+sys.exit(main(sys.argv[4:]))
 """
 
 
 def bench_once(root: Path, config_dir: Path | None, reference_games: int, this_policy: bool = False) -> dict:
     env = dict(os.environ, PYTHONPATH=str(root))
-    bench = (["-c", _WITH_THIS_POLICY, str(REPO / "agents" / "random_agent.py"), *BENCH[2:]] if this_policy
-             else BENCH)
+    bench = ["-c", _WITH_THIS_CODE, str(REPO / "monkey_env" / "apps" / "bench.py"),
+             "this-policy" if this_policy else "own-policy", str(REPO / "agents" / "random_agent.py"), *BENCH[2:]]
     cmd = [sys.executable, *bench, "--games", str(reference_games)] + (["--config-dir", str(config_dir)] if config_dir else [])
     out = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True)
     if out.returncode != 0:
@@ -71,6 +79,7 @@ def bench_once(root: Path, config_dir: Path | None, reference_games: int, this_p
     report = json.loads(out.stdout)
     jax = report["jax"][0]
     return {"jax_decisions_per_second": round(jax["decisions_per_second"], 1),
+            "timed_seconds": round(jax["seconds"], 2), "rounds": jax.get("rounds"),
             "state_bytes_per_game": jax["state_bytes_per_game"],
             "reference_decisions_per_second": round(report["reference"]["decisions_per_second"], 1),
             "load_average_before": report["provenance"]["machine"]["load_average_before"],

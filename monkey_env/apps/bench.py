@@ -73,7 +73,8 @@ def run_any_game(spec, options, batches=(1, 256, 1024), reference_games: int = 2
             "devices": [str(d) for d in __import__("jax").devices()] if rows else []}
 
 
-def bench_any_jax(engine, options, batch: int, seed: int, max_seconds: float = 60.0, chunk: int = 16) -> dict:
+def bench_any_jax(engine, options, batch: int, seed: int, max_seconds: float = 60.0, chunk: int = 16,
+                  min_seconds: float = 5.0) -> dict:
     """Random games of a JAX engine at one batch size, played until all end (or time runs out).
 
     Each decision is the legal mask, the random policy's choice and the step, on the same games
@@ -108,12 +109,19 @@ def bench_any_jax(engine, options, batch: int, seed: int, max_seconds: float = 6
     jax.block_until_ready(engine.batch_step(start, policy(k1, engine.batch_legal_mask(start))))  # and the step
     compile_and_first = time.perf_counter() - t0
 
-    states, key = start, key0
-    t0, decisions, steps = time.perf_counter(), 0, 0           # the timed chunks only
-    while time.perf_counter() - t0 < max_seconds and not bool(np.asarray(states.terminated).all()):
-        states, key, live = run_chunk(states, key)
-        decisions += int(live)
-        steps += chunk
+    # The batch's games are played to their end, then again from the same deals with other keys,
+    # until min_seconds have passed: a batch of short games ends within a second, too short a
+    # time to measure on a shared machine.
+    t0, decisions, steps, rounds = time.perf_counter(), 0, 0, 0   # the timed chunks only
+    while True:
+        states, key = start, jax.random.fold_in(key0, rounds)
+        while time.perf_counter() - t0 < max_seconds and not bool(np.asarray(states.terminated).all()):
+            states, key, live = run_chunk(states, key)
+            decisions += int(live)
+            steps += chunk
+        rounds += 1
+        if time.perf_counter() - t0 >= min(min_seconds, max_seconds):
+            break
     jax.block_until_ready(states)
     seconds = time.perf_counter() - t0
 
@@ -130,7 +138,7 @@ def bench_any_jax(engine, options, batch: int, seed: int, max_seconds: float = 6
     jax.block_until_ready(loop_states)
     loop_seconds = time.perf_counter() - t0
     return {"engine": "jax", "batch": batch, "decisions": decisions, "steps": steps, "seconds": seconds,
-            "decisions_per_second": decisions / seconds, "chunk": chunk,
+            "decisions_per_second": decisions / seconds, "chunk": chunk, "rounds": rounds,
             "step_loop": {"decisions": loop_decisions, "steps": loop_steps, "seconds": loop_seconds,
                           "decisions_per_second": loop_decisions / loop_seconds},
             "compile_and_first_step_seconds": compile_and_first,
