@@ -416,6 +416,43 @@ def test_the_edge_flag_is_set_when_a_tile_is_laid_on_the_border_on_both_engines(
     assert int(np.asarray(pg.engine.batch_stats(before)["edge_reached"])[0]) == 0
 
 
+def test_the_jax_engine_moves_one_game_s_city_and_leaves_the_other_s_in_the_same_batch():
+    """Two 4-player games in one JAX batch, each beside its reference game, compared at every
+    decision (parity.differences: grids, rooms, shift, flags, masks): game 0 always lays farthest
+    east and so reaches the border and is moved, game 1 plays at random and is not. The move runs
+    in a loop that only the moving game's step enters (Rules.recentre)."""
+    import jax
+
+    from monkey_env.forbidden_city.jaxgame.env import jax_game_for
+    from monkey_env.forbidden_city.jaxgame.parity import differences, host_batch, jax_view, reference_view
+
+    jg = jax_game_for()
+    params = jax.tree_util.tree_map(lambda *xs: jax.numpy.stack(xs), *[jg.params(players=4)] * 2)
+    states = jg.batch_init(jax.random.split(jax.random.PRNGKey(5), 2), params)
+    host = host_batch(jg, states)
+    games = [Game(ForbiddenCityOptions(players=4, seed=5),
+                  deal=jg.deal(jax.tree_util.tree_map(lambda x, i=i: x[i], host["state"])), data=jg.data)
+             for i in range(2)]
+    rng = np.random.default_rng(5)
+    moved_at = None
+    for decision in range(200):
+        for i, g in enumerate(games):
+            assert not differences(reference_view(g, g.legal_mask()), jax_view(host, i)), (decision, i)
+        if moved_at is not None and decision > moved_at + 4 or any(g.game_over for g in games):
+            break
+        x = lay_eastwards(games[0])
+        if x == SIZE - 1 and moved_at is None:
+            moved_at = decision
+        random_action = int(rng.choice(np.flatnonzero(games[1].legal_mask())))
+        games[1].apply(random_action)
+        actions = np.array([games[0].history[-1], random_action], np.int32)
+        states = jg.batch_step(states, actions)
+        host = host_batch(jg, states)
+    # moved west once a turn while it kept laying on the east border; the other never
+    assert moved_at is not None and games[0].shift[0] < 0 and games[1].shift == (0, 0)
+    assert jax_view(host, 0)["shift"] == list(games[0].shift) and jax_view(host, 1)["shift"] == [0, 0]
+
+
 def test_recentring_through_apply_keeps_ids_scores_and_saves_consistent(tmp_path):
     """Random 4-player games through apply on a 17 x 17 table (where random cities reach the
     border): the city is moved when it touches the border, the game is flagged, the closed
