@@ -41,7 +41,8 @@ if [ -n "$run" ]; then
 import sys, glob
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 acc = EventAccumulator(glob.glob(sys.argv[1] + "/tensorboard")[0]); acc.Reload()
-rates = [e.value for e in acc.Scalars("train/decisions_per_second")]
+tags = acc.Tags()["scalars"]
+rates = [e.value for e in acc.Scalars("train/decisions_per_second")] if "train/decisions_per_second" in tags else []
 print("iterations", len(rates), "learner decisions/s per iteration (first is compile):", [round(r) for r in rates])
 PY
 fi
