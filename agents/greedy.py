@@ -35,7 +35,7 @@ tops, never the order inside a pile). ``act_batch`` computes the same scores on 
 jit-compiled over the batch; the staircase values come from
 :mod:`monkey_env.agents.staircase_values`, which evaluates every legal pair along the walk that
 computes the anchor mask, for the games at an anchor or shape decision only (in small groups).
-tests/test_greedy.py plays both in lockstep and asserts identical choices.
+tests/games/monkey_palace/test_greedy.py plays both in lockstep and asserts identical choices.
 """
 
 from __future__ import annotations

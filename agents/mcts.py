@@ -27,7 +27,7 @@ the pile tops; The Shadow Theater: the other hand, the deck and the cards set as
 not seen and later rounds; Forbidden City: every stack's order and the other seats' held
 tiles). A redraw is a function of the seat's view and the key only: the seat's ``observe`` is
 the same before and after (tests/test_mcts_games.py), and two states that differ only in what
-is hidden search the same tree (tests/test_mcts.py). With ``det`` > 1 the searches of several
+is hidden search the same tree (tests/games/monkey_palace/test_mcts.py). With ``det`` > 1 the searches of several
 redraws are combined at the root: visits summed, completed Q-values averaged, and mctx's own
 final rule applied to them (among the most visited actions, the best Gumbel noise + prior
 logit + scaled Q).
@@ -41,7 +41,7 @@ are taken to play against the searching seat together (the "paranoid" reading of
 multi-player game; with 2 players it is the usual zero-sum negamax exactly). So an edge's
 reward is +-(change of u) by who moved, and the discount is +1 while the same side moves (the
 several decisions of one turn; one opponent's turn followed by another's) and -1 where the
-side changes; 0 at the end of the game. tests/test_mcts.py checks it on a hand-made 3-player
+side changes; 0 at the end of the game. tests/games/monkey_palace/test_mcts.py checks it on a hand-made 3-player
 tree.
 
 **Or: the other seats played by the prior** (``opponents=policy``). The tree then holds the

@@ -1,6 +1,6 @@
 """What a staircase brings this turn, for every legal (anchor, shape) pair: the greedy agent's
 value (agents/greedy.py states it readably on the reference engine; the two are held together
-by tests/test_greedy.py).
+by tests/games/monkey_palace/test_greedy.py).
 
     value = POINT * (bananas of the cards the credits buy + bonus card + trophies) + decoration top
 

@@ -1,6 +1,6 @@
 """The JAX complete-build design's reduced search against BuildSearch, on mask-guided prefixes.
 
-tests/test_complete_mask_reduction.py states the reduced search (docs/ENVIRONMENTS.md, "Loop
+tests/games/monkey_palace/test_complete_mask_reduction.py states the reduced search (docs/ENVIRONMENTS.md, "Loop
 erasure" and "A dynamic programme"); this walks more random prefixes of the same 12 positions
 with one supply for every position and counts the children compared, the unattached ones,
 the disagreements, and the verdicts that change when the prefix's own studs are forgotten.
@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+# The tests' positions and helpers, imported once their folder is on the path (hence E402 below).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "games" / "monkey_palace"))
 
 from test_complete_mask_reduction import reduced_completable  # noqa: E402
 from test_complete_staircases import POSITIONS  # noqa: E402

@@ -1,7 +1,7 @@
 """How long the JAX complete build action's masks take (jaxgame/complete_masks.py), jit-compiled
 and vmapped: the anchor mask (once per turn) and the next-step mask (once per arch decision),
 at batch 1 and 256, on turn starts and mask-guided prefixes of the 12 positions of
-tests/test_complete_staircases.py (the players' own supplies), cycled to fill the batch.
+tests/games/monkey_palace/test_complete_staircases.py (the players' own supplies), cycled to fill the batch.
 Prints the compile time, the best and median of a few calls, per mask, and the load.
 
     python experiments/complete_masks_speed.py [--max-units 16] [--max-columns 3] [--batches 1 256]
@@ -19,7 +19,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-sys.path[:0] = [str(Path(__file__).resolve().parent.parent / "tests")]
+# The tests' positions and helpers, imported once their folder is on the path (hence E402 below).
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent / "tests" / "games" / "monkey_palace")]
 from test_complete_staircases import POSITIONS  # noqa: E402
 from test_jax_complete_masks import N_RISES, prefix_fields  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Write tests/data/golden_game.json: a recorded random game (deal, actions) and its final state.
+"""Write tests/games/monkey_palace/data/golden_game.json: a recorded random game (deal, actions) and its final state.
 
     python -m experiments.make_golden_game
 
@@ -32,7 +32,7 @@ def main() -> None:
     view = reference_view(game)
     out = {"settings": SETTINGS, "jax_seed": JAX_SEED, "pile_orders": orders, "actions": game.history,
            "final": {k: np.asarray(view[k]).tolist() for k in FIELDS}}
-    path = Path(__file__).resolve().parents[1] / "tests" / "data" / "golden_game.json"
+    path = Path(__file__).resolve().parents[1] / "tests" / "games" / "monkey_palace" / "data" / "golden_game.json"
     path.write_text(json.dumps(out))
     print(f"wrote {path}: {len(game.history)} actions, scores {game.scores()}")
 

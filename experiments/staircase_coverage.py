@@ -7,7 +7,7 @@ Positions are turn starts of reference games of the catalogue game (greedy and r
 2 and 4 players, all four maps, early, middle and late turns). At each, every legal staircase
 (rules A-I within the player's supply) is listed by the complete build action's search
 (``staircases.BuildSearch``); with ``--verify`` the tests' independent enumerator
-(tests/staircase_oracle.py, written from the rules) lists them again and must agree exactly.
+(tests/games/monkey_palace/staircase_oracle.py, written from the rules) lists them again and must agree exactly.
 Against that list the catalogue (anchor + one of its shapes) is measured: staircases it can
 express, positions whose best staircase it offers (by credits plus the bonus card, counted as
 its Banana Points), positions where only staircases outside it earn the bonus, and positions
@@ -65,7 +65,8 @@ def sample_positions(count: int, seed: int) -> list[dict]:
 
 
 def oracle():
-    spec = importlib.util.spec_from_file_location("staircase_oracle", REPO / "tests" / "staircase_oracle.py")
+    path = REPO / "tests" / "games" / "monkey_palace" / "staircase_oracle.py"
+    spec = importlib.util.spec_from_file_location("staircase_oracle", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.legal_staircases

@@ -7,7 +7,7 @@ import pytest
 from monkey_env.core.protocol import ILLEGAL_PENALTY
 from monkey_env.games import game_names, game_spec
 
-N = 8   # one VecEnv batch size (each new shape compiles the engine again), as tests/test_training_envs.py
+N = 8   # one VecEnv batch size (each new shape compiles the engine again), as tests/games/monkey_palace/test_training_envs.py
 
 
 

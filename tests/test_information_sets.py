@@ -17,7 +17,7 @@ from monkey_env.agents.registry import known_names, make_agent
 from monkey_env.apps.web.app import game_module
 from monkey_env.games import game_names, game_spec
 
-# mcts searches for minutes to compile; it redraws the hidden piles itself (tests/test_mcts.py).
+# mcts searches for minutes to compile; it redraws the hidden piles itself (tests/games/monkey_palace/test_mcts.py).
 # ppo-sb3 (Monkey Palace's torch policy) reads the same observation as ppo.
 SLOW_AGENTS = {"mcts", "ppo-sb3", "ppo-sb3-sample"}
 REDRAWS = 2

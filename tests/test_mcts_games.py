@@ -18,7 +18,7 @@ from monkey_env.agents.mcts import MCTSAgent, MCTSSettings, SearchGame, has_ppo
 from monkey_env.agents.registry import known_names, make_agent
 from monkey_env.games import DEFAULT_GAME, game_names, game_spec
 
-# Every game with a search part but the default one (tests/test_mcts.py searches it, at length):
+# Every game with a search part but the default one (tests/games/monkey_palace/test_mcts.py searches it, at length):
 # The Shadow Theater, Forbidden City, and the example game Pebble Piles where it is installed.
 NEW_GAMES = [g for g in game_names() if game_spec(g).has("search") and g != DEFAULT_GAME]
 TINY = MCTSSettings(sims=4, width=8, considered=4, chunk=4, capacity=4)

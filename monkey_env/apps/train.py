@@ -33,6 +33,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from monkey_env.core.config_loading import ConfigError
+from monkey_env.core.figures import save_figure
 from monkey_env.games import DEFAULT_GAME, game_spec, spec_for_options
 
 GameOptions = game_spec(DEFAULT_GAME).load("options")   # the SB3 trainer's game: the default one
@@ -276,9 +277,7 @@ def plot_curve(csv_path: Path, png_path: Path, title: str = "") -> None:
     ax.set_title(title or "PPO learning curve")
     ax.grid(alpha=0.3)
     ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(png_path)
-    plt.close(fig)
+    save_figure(fig, png_path)
 
 
 def cmd_train(args: argparse.Namespace) -> int:

@@ -29,6 +29,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from monkey_env.core.figures import save_figure
+
 CURVE_FIELDS = ["iteration", "decisions", "minutes", "win_rate_vs_random", "win_rate_vs_greedy", "win_rate_vs_best"]
 
 
@@ -77,9 +79,7 @@ def plot_curve(csv_path: Path, png_path: Path, title: str = "") -> None:
     axes[0].set_ylabel("win rate (seats alternated)")
     axes[1].legend(loc="lower right")
     fig.suptitle(title or "JAX PPO learning curve")
-    fig.tight_layout()
-    fig.savefig(png_path)
-    plt.close(fig)
+    save_figure(fig, png_path)
 
 
 def evaluation_chunk(games: int, players: int) -> int:

@@ -18,8 +18,9 @@ by the game, e.g. ``cards``); ``check_objective`` fills the weights for them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
@@ -296,12 +297,18 @@ class TuneSpace:
 class GameTune:
     """The skeleton of a game's ``tune`` part (monkey_env.games.PARTS; what monkey_env/apps/tune
     asks of a game): a subclass sets ``Space``, ``data_changes`` (a staticmethod), the player
-    counts, the item words and maps, and gives ``load_data``, ``jax_game``, ``max_players``,
-    ``params`` and ``held_items``."""
+    counts, the item words and maps, its data ``loader`` (or ``load_data`` for a game of maps),
+    ``jax_game``, ``max_players``, ``params`` and ``held_items``."""
 
     Space: type[TuneSpace]
     has_maps = False                 # True: the seat games are played on every map of --maps
     default_maps: tuple = ()
+    loader: Callable[[str | None], Any]   # staticmethod: config_dir (None: the shipped data) -> the game data
+
+    def load_data(self, config_dir: str | None, map_id: int = 0):
+        """The game data of ``config_dir``; a game of maps overrides this to load ``map_id``'s."""
+        del map_id
+        return self.loader(config_dir)
 
     def default_space_path(self) -> Path:
         return self.Space.default_space_path()

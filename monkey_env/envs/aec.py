@@ -182,11 +182,11 @@ class JaxAECEnv(AECEnv):
             raise RuntimeError("render() before reset()")
         game = self.reference_game()
         if self.render_mode == "human":     # the text view, printed (a terminal is the human's screen)
-            print(self.hooks.text(game))
+            print(self.hooks.view("text")(game))
             return None
         if self.render_mode == "ansi":
-            return self.hooks.text(game)
-        return self.hooks.picture(game)
+            return self.hooks.view("text")(game)
+        return self.hooks.view("picture")(game)
 
     def close(self):
         pass

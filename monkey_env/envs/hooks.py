@@ -25,9 +25,6 @@ class EnvHooks:
     round: Callable[[Any], int]
     # reference_game(engine, first_state, options) -> a reference game at the same deal, before any decision
     reference_game: Callable[[Any, Any, Any], Any]
-    # text(game) and picture(game) of a reference game: render()'s "ansi"/"human" and "rgb_array"
-    text: Callable[[Any], str]
-    picture: Callable[[Any], np.ndarray]
     # the game's own reward modes: mode -> f(before, after, players) -> (B, players) on batched states
     extra_rewards: dict[str, Callable[[Any, Any, int], np.ndarray]] = field(default_factory=dict)
     positional: tuple[str, ...] = ()            # raw_env's positional arguments, by option name
@@ -36,6 +33,19 @@ class EnvHooks:
     # True when the engine's init and step, called on concrete arrays, already run compiled programs
     # (they keep their own start-up path); otherwise the env compiles them once per engine.
     compiled_steps: bool = False
+    # text(game) and picture(game) of a reference game: render()'s "ansi"/"human" and "rgb_array";
+    # None: the game's ``text`` and ``picture`` parts in the registry (monkey_env.games)
+    text: Callable[[Any], str] | None = None
+    picture: Callable[[Any], np.ndarray] | None = None
+
+    def view(self, kind: str) -> Callable:
+        """The hook ``kind`` ("text" or "picture"): the game's own here, else its registry part."""
+        own = getattr(self, kind)
+        if own is not None:
+            return own
+        from monkey_env.games import game_spec
+
+        return game_spec(self.game).load(kind)
 
     def options(self, args: tuple, options, game_options: dict):
         """The game's options from an options object, or its fields as keywords or positionally."""

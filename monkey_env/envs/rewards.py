@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import numpy as np
 
-GENERIC_MODES = ("zero_sum", "terminal")
-
 
 def batch_seat_rewards(hooks, engine, mode: str, before, after, players: int) -> np.ndarray:
     """(B, players) float32 rewards of the steps from batched states ``before`` to ``after``."""

@@ -6,7 +6,7 @@ sharing work between shapes with a common prefix: shapes form a tree (heading, b
 rise, then one arch per level of the tree), each tree node holds arrays over anchors,
 and a subtree is skipped as soon as no anchor is left alive in it. The four headings
 and the bases are lanes of one east-facing subtree over turned copies of the palace.
-The differential test in tests/test_build_legality.py holds the two together.
+The differential test in tests/games/monkey_palace/test_build_legality.py holds the two together.
 """
 
 from __future__ import annotations

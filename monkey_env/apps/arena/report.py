@@ -9,6 +9,7 @@ from monkey_env.apps.arena.ratings import agent_stats, openskill_ratings, seat_s
 from monkey_env.apps.arena.results import Results
 from monkey_env.apps.arena.schedule import Schedule
 from monkey_env.apps.results_table import SHARED_WIN, shared_win_rule
+from monkey_env.core.figures import save_figure
 from monkey_env.games import DEFAULT_GAME
 
 
@@ -151,9 +152,7 @@ def plot_report(report: dict, path: str) -> None:
     t = report["tournament"]
     fig.suptitle(f"Tournament {t['id']}: {report['games_recorded']} games, {t['players']} players, "
                  f"{_where_and_score(t)[0]}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path, dpi=110)
 
 
 def short_labels(agents: list[str]) -> list[str]:

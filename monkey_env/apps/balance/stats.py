@@ -202,12 +202,6 @@ def games_for_halfwidth(p: float = 0.5, half: float = 0.03, conf: float = CONF) 
     return math.ceil(z * z * p * (1 - p) / (half * half))
 
 
-def significance_text(e: Estimate) -> str:
-    if e.p_value is None or not math.isfinite(e.value):
-        return ""
-    return "significant" if e.significant else "not significant"
-
-
 def bootstrap(statistic, x, y=None, draws: int = 1000, seed: int = 0, conf: float = CONF) -> Estimate:
     """statistic(x), or statistic(x) - statistic(y) for two independent samples, with a
     percentile bootstrap interval: rows (axis 0, e.g. games) drawn with replacement, seeded."""

@@ -21,6 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from monkey_env.apps.tune.objective import TERMS
+from monkey_env.core.figures import save_figure
 
 
 def _terms(summary: dict) -> list[str]:
@@ -76,11 +77,7 @@ def plot_history(trials: list[dict], out: Path, terms=TERMS) -> Path:
     ax.set_ylabel("term (points)")
     ax.set_title("Each term of the objective")
     ax.legend()
-    fig.tight_layout()
-    path = out / "history.png"
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    return save_figure(fig, out / "history.png", dpi=90)
 
 
 def plot_pareto(trials: list[dict], out: Path, terms=TERMS) -> Path:
@@ -99,11 +96,7 @@ def plot_pareto(trials: list[dict], out: Path, terms=TERMS) -> Path:
         ax.set_ylabel(f"{term} term (points)")
         ax.set_title(f"seat against {term}")
         ax.legend(fontsize=8)
-    fig.tight_layout()
-    path = out / "pareto.png"
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    return save_figure(fig, out / "pareto.png", dpi=90)
 
 
 def plot_validation(validation: dict, out: Path) -> Path:
@@ -127,11 +120,7 @@ def plot_validation(validation: dict, out: Path) -> Path:
         ax.set_ylabel("win rate % (95% CI)")
     axes[0][0].legend(fontsize=8)
     fig.suptitle("Validation on fresh deals: seat win rates (dashed: fair)")
-    fig.tight_layout()
-    path = out / "validation_seats.png"
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    return save_figure(fig, out / "validation_seats.png", dpi=90)
 
 
 def tables(summary: dict) -> list[tuple[str, list[str], list[list[str]]]]:

@@ -30,6 +30,7 @@ from starlette.concurrency import run_in_threadpool
 
 from monkey_env.agents.registry import known_names, make_agent
 from monkey_env.apps.saves import load_game, open_doc, record_of
+from monkey_env.apps.web.generic_web import for_game, replay_frames
 from monkey_env.apps.web.store import GameStore, Session, StoreError, UnknownGame, new_id, now, write_json_atomic
 from monkey_env.games import DEFAULT_GAME
 
@@ -71,8 +72,6 @@ def game_module(name: str):
     spec = game_spec(name)
     if spec.has("web"):
         return spec.load("web")
-    from monkey_env.apps.web.generic_web import for_game
-
     return for_game(name)
 
 
@@ -231,7 +230,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
     @app.get("/api/games/{game_id}/record")
     def get_record(game_id: str):
         with store.locked(game_id, load_session) as s:
-            return JSONResponse(game_module(s.game_name).record(s.game),
+            return JSONResponse(s.game.record(),
                                 headers={"Content-Disposition": f'attachment; filename="game_{s.id}.json"'})
 
     def check_expect(s: Session, body: dict) -> None:
@@ -318,7 +317,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
     def frames_of(source: str, key: str) -> dict:
         if source == "game":
             with store.locked(key, load_session) as s:
-                name, record = s.game_name, game_module(s.game_name).record(s.game)
+                name, record = s.game_name, s.game.record()
             cache_key = (source, key, len(record["actions"]))
             title = f"game {key[:8]}"
             seats = [seat.get("agent", "you") if seat["kind"] == "bot" else "person" for seat in s.seats]
@@ -338,7 +337,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
             raise ApiError(404, "unknown_source", "a replay comes from a game, a record or the arena")
         module = game_module(name)
         return replays.get(cache_key, lambda: {"game": name, "title": title, "seats": seats, "record": record,
-                                                "frames": module.replay_frames(record)})
+                                                "frames": replay_frames(module, record)})
 
     @app.get("/api/replays/{source}/{key}")
     def replay_frame(source: str, key: str, step: int | None = None):

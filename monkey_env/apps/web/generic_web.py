@@ -14,7 +14,7 @@ from functools import cache
 
 from pydantic import BaseModel
 
-from monkey_env.apps.web.web_options import WebInputError, make_options, schema_of
+from monkey_env.apps.web.web_options import WebInputError, make_options, replay_record, schema_of
 from monkey_env.games import game_spec
 
 
@@ -45,18 +45,8 @@ class GenericWeb:
         return len(game.scores())
 
     # -------------------------------------------------------------------------------- records
-    def record(self, game) -> dict:
-        return game.record()
-
     def replay(self, record: dict):
-        if not isinstance(record, dict) or not isinstance(record.get("options"), dict):
-            raise WebInputError("a game record is a JSON object with the game's options")
-        if record["options"].get("config_dir") is not None:
-            raise WebInputError("records made with edited game data (config_dir) cannot be opened here")
-        try:
-            return self.Game.replay(record)
-        except (TypeError, KeyError, IndexError, ValueError) as e:
-            raise WebInputError(f"the record does not replay: {e}") from None
+        return replay_record(self.Game, record)
 
     def record_of_upload(self, raw) -> dict:
         """A record from an uploaded record or save (its history as the actions); every action must replay."""
@@ -94,13 +84,19 @@ class GenericWeb:
         return {"phase": "TURN", "words": "choose an action", "seat": game.current,
                 "buttons": [{"action": int(a), "label": game.action_name(int(a))} for a in range(len(mask)) if mask[a]]}
 
-    def replay_frames(self, record: dict) -> list[dict]:
-        return replay_frames(self.replay({**record, "actions": []}), record["actions"], self.state)
+
+def replay_frames(module, record: dict) -> list[dict]:
+    """Every web module's replay: the state (``module.state(game, decision=False)``) before the
+    record's first action and after each one, with the move that led to it. The set-up is
+    ``module.replay`` of the record without its actions (checked as an upload is), or the
+    module's own ``start_of(record)`` where it has one."""
+    start = getattr(module, "start_of", None)
+    game = start(record) if start is not None else module.replay({**record, "actions": []})
+    return frames_of(game, record["actions"], module.state)
 
 
-def replay_frames(game, actions, state) -> list[dict]:
-    """Every web module's replay: the state (``state(game, decision=False)``) of ``game`` before the
-    first of ``actions`` and after each one, with the move that led to it (``game`` is played on)."""
+def frames_of(game, actions, state) -> list[dict]:
+    """The states of ``game`` before the first of ``actions`` and after each one (``game`` is played on)."""
     frames = [{**state(game, decision=False), "move": None}]
     for a in actions:
         seat, name = game.current, game.action_name(a)

@@ -61,3 +61,19 @@ def check_shipped_data(options) -> None:
         raise WebInputError("the record is malformed: options: must be an object")
     if options.get("config_dir") is not None:
         raise WebInputError("records made with edited game data (config_dir) cannot be opened here")
+
+
+def replay_record(game_class, record, *, data: str | None = None):
+    """``game_class.replay(record)`` of a record a browser sent: a JSON object made with the shipped
+    game data (no ``config_dir``; the fingerprint ``data`` in its "data" field, where given) whose
+    every action replays; else a WebInputError naming what is wrong."""
+    if not isinstance(record, dict):
+        raise WebInputError("a game record is a JSON object")
+    check_shipped_data(record.get("options"))
+    if data is not None and record.get("data") != data:
+        raise WebInputError(f"the record was made with other game data (fingerprint {record.get('data')!r}, "
+                            f"the shipped data {data})")
+    try:
+        return game_class.replay(record)
+    except (TypeError, KeyError, IndexError, ValueError) as e:     # core.protocol.SaveFileError is a ValueError
+        raise WebInputError(f"the record does not replay: {e}") from None

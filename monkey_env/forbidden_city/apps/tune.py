@@ -124,10 +124,7 @@ class ForbiddenCityTune(GameTune):
     default_players = (2, 4)
     item_words = "tile"
 
-    @staticmethod
-    def load_data(config_dir: str | None, map_id: int = 0) -> GameData:
-        del map_id
-        return load_game_data(config_dir)
+    loader = staticmethod(load_game_data)
 
     @staticmethod
     def jax_game(config_dir: str | None, space: Space | None = None):

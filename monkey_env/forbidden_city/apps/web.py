@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from monkey_env.apps.web.generic_web import replay_frames as replay_frames_of
-from monkey_env.apps.web.web_options import WebInputError, check_shipped_data, make_options, schema_of
+from monkey_env.apps.web.web_options import WebInputError, make_options, replay_record, schema_of
 from monkey_env.forbidden_city.engine import ROTATIONS, Game
 from monkey_env.forbidden_city.geometry import COLOURS, SIDE_NAMES, node_id
 from monkey_env.forbidden_city.options import ForbiddenCityOptions
@@ -60,17 +59,7 @@ def record_of_upload(raw) -> dict:
 
 
 def replay(record: dict) -> Game:
-    if not isinstance(record, dict):
-        raise WebInputError("a game record is a JSON object")
-    check_shipped_data(record.get("options", {}))
-    try:
-        return Game.replay(record)
-    except (ValueError, TypeError, KeyError) as e:
-        raise WebInputError(f"the record does not replay: {e}") from None
-
-
-def record(game: Game) -> dict:
-    return game.record()
+    return replay_record(Game, record)
 
 
 # ------------------------------------------------------------------------------------ state
@@ -147,9 +136,3 @@ def decision_view(game: Game) -> dict:
         d["buttons"].append({"action": g.layout.set_aside, "label": g.action_name(g.layout.set_aside)})
     return d
 
-
-# ------------------------------------------------------------------------------------ replay
-def replay_frames(record: dict) -> list[dict]:
-    """The state before the first decision and after each one, with the move that led to it."""
-    game = replay({**record, "actions": []})
-    return replay_frames_of(game, record["actions"], state)

@@ -42,8 +42,6 @@ tiles left, or every tile is laid); ``max_cycles=N`` truncates after N rounds (e
 
 from __future__ import annotations
 
-import numpy as np
-
 from monkey_env.envs.aec import JaxAECEnv, wrapped
 from monkey_env.envs.hooks import EnvHooks
 from monkey_env.forbidden_city.envs.observation import observation_space
@@ -58,22 +56,12 @@ def _reference_game(engine, first_state, options):
     return Game(options, deal=engine.deal(first_state), data=engine.data)
 
 
-def _text(game) -> str:
-    from monkey_env.forbidden_city.text_view import game_text
-    return game_text(game)
-
-
-def _picture(game) -> np.ndarray:
-    from monkey_env.forbidden_city.render import game_picture
-    return game_picture(game)
-
-
 HOOKS = EnvHooks(
     name=ENV_NAME, game="forbidden_city", options_class=ForbiddenCityOptions, reward_modes=REWARD_MODES,
     engine=lambda options, penalty: jax_game_for(options, illegal_penalty=penalty),
     observation_space=observation_space,
     round=lambda state: int(state.round) + 1,        # the state counts rounds played
-    reference_game=_reference_game, text=_text, picture=_picture, positional=("players",),
+    reference_game=_reference_game, positional=("players",),
     extra_info=lambda state, players: {"turn": int(state.turns)}, compiled_steps=True,
 )
 

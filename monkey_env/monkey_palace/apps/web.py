@@ -17,7 +17,6 @@ from pathlib import Path
 
 import numpy as np
 
-from monkey_env.apps.web.generic_web import replay_frames as replay_frames_of
 from monkey_env.monkey_palace.actions import N_PILES, Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, SaveFileError
@@ -127,10 +126,6 @@ def replay(record: dict) -> Game:
         return Game.replay(record)
     except SaveFileError as e:
         raise WebInputError(str(e)) from None
-
-
-def record(game: Game) -> dict:
-    return game.record()
 
 
 # ------------------------------------------------------------------------------------ state
@@ -289,10 +284,9 @@ def shape_preview(game: Game, shape_index: int) -> dict:
 
 
 # ------------------------------------------------------------------------------------ replay
-def replay_frames(record: dict) -> list[dict]:
-    """The state before the first decision and after each one, with the move that led to it."""
-    game = Game.from_options(GameOptions(**record["options"]), pile_orders=record.get("deal"))
-    return replay_frames_of(game, record["actions"], state)
+def start_of(record: dict) -> Game:
+    """A replay's set-up (generic_web.replay_frames): the record's options and deal, as recorded."""
+    return Game.from_options(GameOptions(**record["options"]), pile_orders=record.get("deal"))
 
 
 def summary(game: Game) -> dict:

@@ -86,8 +86,6 @@ readings ``monkey_move``, ``butterfly_rule``, ``end_trigger`` (docs/RULES.md).
 
 from __future__ import annotations
 
-import numpy as np
-
 from monkey_env.envs.aec import JaxAECEnv, wrapped
 from monkey_env.envs.hooks import EnvHooks
 from monkey_env.monkey_palace.envs.observation import observation_space
@@ -104,21 +102,11 @@ def _reference_game(engine, first_state, options):
     return Game.from_options(options, pile_orders=engine.pile_orders(first_state))
 
 
-def _text(game) -> str:
-    from monkey_env.monkey_palace.text_view import game_text
-    return game_text(game)
-
-
-def _picture(game) -> np.ndarray:
-    from monkey_env.monkey_palace.render import game_picture
-    return game_picture(game)
-
-
 HOOKS = EnvHooks(
     name=ENV_NAME, game="monkey_palace", options_class=GameOptions, reward_modes=REWARD_MODES,
     engine=lambda options, penalty: jax_game_for(options, illegal_penalty=penalty),
     observation_space=observation_space, round=lambda state: int(state.round),
-    reference_game=_reference_game, text=_text, picture=_picture, positional=("players", "map"),
+    reference_game=_reference_game, positional=("players", "map"),
     extra_info=lambda state, players: {"phase": int(state.phase)}, compiled_steps=True,
 )
 

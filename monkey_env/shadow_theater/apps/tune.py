@@ -216,10 +216,7 @@ class ShadowTheaterTune(GameTune):
     default_players = (2,)
     item_words = "scroll"         # the item term's items: the scrolls a seat kept
 
-    @staticmethod
-    def load_data(config_dir: str | None, map_id: int = 0) -> GameData:
-        del map_id
-        return load_game_data(config_dir)
+    loader = staticmethod(load_game_data)
 
     @staticmethod
     def jax_game(config_dir: str | None, space: Space | None = None):

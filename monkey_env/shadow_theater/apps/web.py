@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from monkey_env.apps.web.generic_web import replay_frames as replay_frames_of
-from monkey_env.apps.web.web_options import WebInputError, check_shipped_data, make_options, schema_of
+from monkey_env.apps.web.web_options import WebInputError, make_options, replay_record, schema_of
 from monkey_env.shadow_theater.actions import (
     COLLECT,
     DRAFT,
@@ -35,7 +34,7 @@ from monkey_env.shadow_theater.actions import (
     PLAY,
     TURN,
 )
-from monkey_env.shadow_theater.engine import JADE, MONKEYS, PEACHES, Game, SaveFileError, describe_card, describe_scroll
+from monkey_env.shadow_theater.engine import JADE, MONKEYS, PEACHES, Game, describe_card, describe_scroll
 from monkey_env.shadow_theater.game_data import LOCATION_NAMES, LOCATIONS, load_game_data
 from monkey_env.shadow_theater.options import ShadowTheaterOptions
 
@@ -84,21 +83,7 @@ def record_of_upload(raw) -> dict:
 
 
 def replay(record: dict) -> Game:
-    if not isinstance(record, dict):
-        raise WebInputError("a game record is a JSON object")
-    check_shipped_data(record.get("options", {}))
-    shipped = load_game_data().fingerprint
-    if record.get("data") != shipped:
-        raise WebInputError(f"the record was made with other game data (fingerprint {record.get('data')!r}, "
-                            f"the shipped data {shipped})")
-    try:
-        return Game.replay(record)
-    except (SaveFileError, TypeError, KeyError) as e:
-        raise WebInputError(f"the record does not replay: {e}") from None
-
-
-def record(game: Game) -> dict:
-    return game.record()
+    return replay_record(Game, record, data=load_game_data().fingerprint)
 
 
 # ------------------------------------------------------------------------------------ state
@@ -197,10 +182,4 @@ def decision_view(game: Game) -> dict:
             d["buttons"].append(choice)
     return d
 
-
-# ------------------------------------------------------------------------------------ replay
-def replay_frames(record: dict) -> list[dict]:
-    """The state before the first decision and after each one, with the move that led to it."""
-    game = replay({**record, "actions": []})        # the set-up, checked as an upload is
-    return replay_frames_of(game, record["actions"], state)
 

@@ -65,22 +65,12 @@ def _reference_game(engine, first_state, options):
     return Game(options, deal=deal_of(first_state))
 
 
-def _text(game) -> str:
-    from monkey_env.shadow_theater.text_view import game_text
-    return game_text(game)
-
-
-def _picture(game) -> np.ndarray:
-    from monkey_env.shadow_theater.render import game_picture
-    return game_picture(game)
-
-
 HOOKS = EnvHooks(
     name=ENV_NAME, game="shadow_theater", options_class=ShadowTheaterOptions, reward_modes=REWARD_MODES,
     engine=lambda options, penalty: jax_engine_for(options, illegal_penalty=penalty),
     observation_space=space_for,
     extra_rewards={"round_points": round_points_rewards},
-    round=lambda state: int(state.round), reference_game=_reference_game, text=_text, picture=_picture,
+    round=lambda state: int(state.round), reference_game=_reference_game,
     extra_info=lambda state, players: {"phase": int(state.phase)},
 )
 

@@ -18,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
+from monkey_env.core.figures import save_figure
 from monkey_env.core.provenance import stamp
 from monkey_env.monkey_palace.apps.balance.analysis import COLOURS
 
@@ -82,10 +83,7 @@ def plot_seats(fig: dict, out: Path) -> list[str]:
             ax.set_title(f"{p} players ({seats['agent']} in every seat)")
             ax.set_ylabel(ylabel + ", 95% CI")
             ax.legend(fontsize=8, ncol=2)
-        f.tight_layout()
-        f.savefig(out / fname, dpi=90)
-        plt.close(f)
-        names.append(fname)
+        names.append(save_figure(f, out / fname, dpi=90).name)
     return names
 
 
@@ -124,9 +122,7 @@ def plot_maps(fig: dict, out: Path) -> list[str]:
         ax.set_ylabel("% of games")
         ax.set_title(f"{p} players: game length")
         ax.legend(fontsize=8)
-    f.tight_layout()
-    f.savefig(out / "maps_scores_rounds.png", dpi=90)
-    plt.close(f)
+    save_figure(f, out / "maps_scores_rounds.png", dpi=90)
 
     f, axes = plt.subplots(1, 2, figsize=(13, 4.5))
     labels = [f"{c['players']}p map {c['map']}" for c in cells]
@@ -149,9 +145,7 @@ def plot_maps(fig: dict, out: Path) -> list[str]:
     axes[1].set_ylabel("% of a game's staircases (mean, 95% CI)")
     axes[1].set_title("Stud colour under each new staircase's decoration")
     axes[1].legend(fontsize=8)
-    f.tight_layout()
-    f.savefig(out / "maps_end_colours.png", dpi=90)
-    plt.close(f)
+    save_figure(f, out / "maps_end_colours.png", dpi=90)
     return ["maps_scores_rounds.png", "maps_end_colours.png"]
 
 
@@ -172,9 +166,7 @@ def plot_skill(fig: dict, out: Path) -> list[str]:
     ax.set_ylabel("win rate of the first agent (%), 95% CI")
     ax.set_title("Which maps reward skill (2 players, both seat orders)")
     ax.legend(fontsize=8)
-    f.tight_layout()
-    f.savefig(out / "skill.png", dpi=90)
-    plt.close(f)
+    save_figure(f, out / "skill.png", dpi=90)
     return ["skill.png"]
 
 
@@ -207,10 +199,7 @@ def plot_cards(fig: dict, out: Path) -> list[str]:
         ax.set_title(f"{blk['players']} players: win rate of buyers minus non-buyers (* = significant after Holm; "
                      "NOT causal, see text)")
         _pile_ticks(ax, cards)
-    f.tight_layout()
-    f.savefig(out / "cards.png", dpi=80)
-    plt.close(f)
-    names.append("cards.png")
+    names.append(save_figure(f, out / "cards.png", dpi=80).name)
 
     f, axes = plt.subplots(1, 3, figsize=(16, 4.5))
     piles = [p["pile"] for p in per[0]["piles"]]
@@ -226,10 +215,7 @@ def plot_cards(fig: dict, out: Path) -> list[str]:
         ax.set_xticks(xs, piles, rotation=45, ha="right")
         ax.set_title(t + " (95% CI)")
         ax.legend(fontsize=8)
-    f.tight_layout()
-    f.savefig(out / "piles.png", dpi=90)
-    plt.close(f)
-    names.append("piles.png")
+    names.append(save_figure(f, out / "piles.png", dpi=90).name)
     return names
 
 
@@ -262,9 +248,7 @@ def plot_options(fig: dict, out: Path) -> list[str]:
     for ax, t in zip(axes, ("mean Banana Points per seat", "rounds", "seat 1 win rate % (dashed: fair)")):
         ax.set_title(t + " (95% CI)")
         ax.legend(fontsize=8)
-    f.tight_layout()
-    f.savefig(out / "options.png", dpi=90)
-    plt.close(f)
+    save_figure(f, out / "options.png", dpi=90)
     return ["options.png"]
 
 
@@ -290,11 +274,7 @@ def plot_whatif(fig: dict, out: Path) -> list[str]:
         ax.set_ylabel("win rate % (95% CI)")
         ax.set_title(f"What-if '{v['variant']}' beside the defaults: seat win rates")
         ax.legend()
-        f.tight_layout()
-        name = f"whatif_{v['variant']}.png"
-        f.savefig(out / name, dpi=90)
-        plt.close(f)
-        names.append(name)
+        names.append(save_figure(f, out / f"whatif_{v['variant']}.png", dpi=90).name)
     return names
 
 

@@ -1,7 +1,7 @@
 """The complete build action: every staircase rules A-I allow, reachable through exact masks.
 
 The masks are checked against an independent enumerator written from the rules
-(tests/staircase_oracle.py) on positions from real games; scenarios build the staircases the
+(tests/games/monkey_palace/staircase_oracle.py) on positions from real games; scenarios build the staircases the
 catalogue cannot express: a 5-unit base that earns the bonus, uneven rises, a U-shaped path,
 and a position where the catalogue has nothing while the rules allow a staircase.
 """
@@ -239,7 +239,7 @@ def test_catalogue_saves_without_steps_still_load():
 
 def test_the_environments_engine_plays_the_complete_action():
     """jax_game_for (the environments' and batched agents' factory) gives the complete action
-    its own JaxGame: the build action sets the action space (tests/test_complete_envs.py plays it)."""
+    its own JaxGame: the build action sets the action space (tests/games/monkey_palace/test_complete_envs.py plays it)."""
     from monkey_env.monkey_palace.actions import ActionLayout
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.options import GameOptions

@@ -114,7 +114,7 @@ def test_no_retracing(jg):
 
 
 def test_golden_record_replays_to_the_stored_state(jg):
-    """A recorded game (tests/data/golden_game.json: deal, actions and the final state) replays
+    """A recorded game (tests/games/monkey_palace/data/golden_game.json: deal, actions and the final state) replays
     to the stored state on both engines."""
     golden = json.loads((Path(__file__).parent / "data" / "golden_game.json").read_text())
     st = golden["settings"]

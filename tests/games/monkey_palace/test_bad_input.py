@@ -14,7 +14,7 @@ from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.monkey_palace.actions import PHASE_WORDS
 from monkey_env.monkey_palace.config import PILE_IDS
 
-CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+CONFIGS = Path(__file__).resolve().parents[3] / "configs"
 
 
 def assert_clean(err: BaseException) -> None:

@@ -16,7 +16,7 @@ import yaml
 from monkey_env import Game, Phase
 from monkey_env.agents.random_agent import RandomAgent
 
-CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+CONFIGS = Path(__file__).resolve().parents[3] / "configs"
 TRAY = yaml.safe_load((CONFIGS / "tray.yaml").read_text(encoding="utf-8"))
 TRAY_TOTALS = (TRAY["elements"]["arches"], TRAY["elements"]["bricks"], TRAY["elements"]["columns"])
 BONUS_POINTS = TRAY["bonus"]["points"]

@@ -14,7 +14,7 @@ from monkey_env import Game, Phase, SaveFileError, load_game_data
 from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.monkey_palace.engine import load_record
 
-CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+CONFIGS = Path(__file__).resolve().parents[3] / "configs"
 
 
 def advance(game: Game, agent: RandomAgent, decisions: int) -> None:

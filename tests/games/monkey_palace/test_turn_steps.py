@@ -3,7 +3,7 @@
 Steps (Dutch walkthrough, seeds/001): 1 build, 2 decorate, 3 count Monkey Credits, 4 buy
 Monkey Cards, 5 instant supply, 6 place the cards and take the recurring supply, 7 bonus
 card, 8 trophies (Monkey, Butterfly, Frog). The game is driven through Game.apply with the
-layout's encode_* helpers; positions are set up on a cleared plate (tests/scenario.py).
+layout's encode_* helpers; positions are set up on a cleared plate (tests/games/monkey_palace/scenario.py).
 """
 
 from __future__ import annotations

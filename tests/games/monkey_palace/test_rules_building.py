@@ -1,7 +1,7 @@
 """Scenario tests of the building rules A-I and the supply (step 1 of a turn).
 
 Each scenario draws a palace as text tokens on a cleared light-green plate (see
-tests/scenario.py and monkey_env/monkey_palace/text_view.py), names a staircase (anchor + catalogue
+tests/games/monkey_palace/scenario.py and monkey_env/monkey_palace/text_view.py), names a staircase (anchor + catalogue
 shape) and checks the verdict and the reason a player would be given. ``verdict`` also
 checks that the fast all-anchor legality (the one behind legal_mask) agrees.
 

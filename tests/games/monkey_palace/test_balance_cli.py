@@ -8,7 +8,7 @@ import pytest
 
 from monkey_env.apps.cli import main
 
-CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+CONFIGS = Path(__file__).resolve().parents[3] / "configs"
 
 
 def test_balance_tiny_report(tmp_path):
