@@ -137,12 +137,12 @@ class JaxGame(BatchedPlay):
         settled = self.rules.settle(pick(dealt, applied))
         return pick(settled, self._finish(state, settled, legal | reset))
 
-    def _empty_state(self) -> State:
+    def _empty_state(self, xp=jnp) -> State:
         st, L = self.static, self.layout
         if st.complete:   # the build decision's mask holds the arches and finish; a staircase up to the caps' arches
             return empty_state(st.n_cards, L.buy_pile - L.shape, st.caps.max_arches, st.max_pile, self._queue_size,
-                               covered_size=32)
-        return empty_state(st.n_cards, st.n_shapes, st.max_arches, st.max_pile, self._queue_size)
+                               covered_size=32, xp=xp)
+        return empty_state(st.n_cards, st.n_shapes, st.max_arches, st.max_pile, self._queue_size, xp=xp)
 
     @property
     def num_actions(self) -> int:
@@ -150,10 +150,10 @@ class JaxGame(BatchedPlay):
 
     def blank_state(self) -> State:
         """An empty State with this game data's shapes (every field at its default)."""
-        if self._blank is None:   # one compiled program, not one small eager op per field
+        if self._blank is None:   # built on the host and moved in one transfer: no JAX op to trace or compile
             # Concrete even when first asked inside a trace (jit(init)): a cached tracer would leak.
             with jax.ensure_compile_time_eval():
-                self._blank = jax.jit(self._empty_state)()
+                self._blank = jax.device_put(self._empty_state(xp=np))
         return self._blank
 
     # ------------------------------------------------------------------ init

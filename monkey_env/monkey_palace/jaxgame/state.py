@@ -93,31 +93,33 @@ export.register_namedtuple_serialization(State, serialized_name="monkey_palace.S
 
 
 def empty_state(n_cards: int, n_shapes: int, max_arches: int, max_pile: int, queue_size: int,
-                covered_size: int = 0) -> State:
-    i32 = lambda v=0: jnp.asarray(v, jnp.int32)
+                covered_size: int = 0, xp=jnp) -> State:
+    """Every field at its default; ``xp=numpy`` builds it on the host (no JAX op runs: a new
+    process's blank state costs no small eager compilations), ``jax.numpy`` inside a trace."""
+    i32 = lambda v=0: xp.asarray(v, jnp.int32)
     return State(
-        height=jnp.zeros((BOARD_SIZE, BOARD_SIZE), jnp.int8),
-        knob=jnp.zeros((BOARD_SIZE, BOARD_SIZE), jnp.int8),
-        animals=jnp.full((3,), -1, jnp.int32), deco_max=jnp.zeros((3,), jnp.int32),
-        tray=jnp.zeros((3,), jnp.int32), supply=jnp.zeros((MAX_PLAYERS, 3), jnp.int32),
-        card_owner=jnp.full((n_cards,), -1, jnp.int8),
-        slot_top=jnp.full((MAX_PLAYERS, N_SLOTS), -1, jnp.int32),
-        slot_depth=jnp.zeros((MAX_PLAYERS, N_SLOTS), jnp.int8),
-        pile_cards=jnp.full((N_PILES, max_pile), -1, jnp.int32), pile_len=jnp.zeros((N_PILES,), jnp.int32),
-        bonus_left=i32(), bonus_cards=jnp.zeros((MAX_PLAYERS,), jnp.int32),
-        holders=jnp.full((3,), -1, jnp.int32),
-        card_bananas=jnp.zeros((n_cards,), jnp.int32), bonus_points=i32(), trophy_points=jnp.zeros((3,), jnp.int32),
-        players=i32(2), options=jnp.zeros((5,), bool),
-        current=i32(), round=i32(1), turns_played=i32(), end_triggered=jnp.asarray(False), end_kind=i32(-1),
-        phase=i32(), pending=i32(), stage=i32(), anchor_mask=jnp.zeros((NUM_CELLS,), bool),
-        shape_mask=jnp.zeros((n_shapes,), bool),
-        anchor=i32(-1), colour=i32(-1), deco_cell=i32(-1), deco_top=i32(), arch_ends=jnp.full((max_arches,), -1, jnp.int32),
-        arch_heading=jnp.full((max_arches,), -1, jnp.int8), arch_level=jnp.zeros((max_arches,), jnp.int32),
+        height=xp.zeros((BOARD_SIZE, BOARD_SIZE), jnp.int8),
+        knob=xp.zeros((BOARD_SIZE, BOARD_SIZE), jnp.int8),
+        animals=xp.full((3,), -1, jnp.int32), deco_max=xp.zeros((3,), jnp.int32),
+        tray=xp.zeros((3,), jnp.int32), supply=xp.zeros((MAX_PLAYERS, 3), jnp.int32),
+        card_owner=xp.full((n_cards,), -1, jnp.int8),
+        slot_top=xp.full((MAX_PLAYERS, N_SLOTS), -1, jnp.int32),
+        slot_depth=xp.zeros((MAX_PLAYERS, N_SLOTS), jnp.int8),
+        pile_cards=xp.full((N_PILES, max_pile), -1, jnp.int32), pile_len=xp.zeros((N_PILES,), jnp.int32),
+        bonus_left=i32(), bonus_cards=xp.zeros((MAX_PLAYERS,), jnp.int32),
+        holders=xp.full((3,), -1, jnp.int32),
+        card_bananas=xp.zeros((n_cards,), jnp.int32), bonus_points=i32(), trophy_points=xp.zeros((3,), jnp.int32),
+        players=i32(2), options=xp.zeros((5,), bool),
+        current=i32(), round=i32(1), turns_played=i32(), end_triggered=xp.asarray(False), end_kind=i32(-1),
+        phase=i32(), pending=i32(), stage=i32(), anchor_mask=xp.zeros((NUM_CELLS,), bool),
+        shape_mask=xp.zeros((n_shapes,), bool),
+        anchor=i32(-1), colour=i32(-1), deco_cell=i32(-1), deco_top=i32(), arch_ends=xp.full((max_arches,), -1, jnp.int32),
+        arch_heading=xp.full((max_arches,), -1, jnp.int8), arch_level=xp.zeros((max_arches,), jnp.int32),
         b_cursor=i32(-1), b_heading=i32(-1), b_level=i32(-1), b_arches=i32(), b_units=i32(), b_remainder=i32(),
-        b_attached=jnp.asarray(False), b_tallest=i32(), b_covered=jnp.zeros((covered_size, covered_size), bool),
-        over_cap=jnp.asarray(False),
-        max_stack=i32(), credits=i32(), highest_of_colour=jnp.asarray(False), highest_overall=jnp.asarray(False),
-        bought=jnp.full((N_PILES,), -1, jnp.int32), n_bought=i32(),
-        queue=jnp.full((queue_size,), -1, jnp.int32), q_head=i32(), q_len=i32(), placed=i32(),
-        rewards=jnp.zeros((MAX_PLAYERS,), jnp.float32), terminated=jnp.asarray(False), illegal=jnp.asarray(False),
+        b_attached=xp.asarray(False), b_tallest=i32(), b_covered=xp.zeros((covered_size, covered_size), bool),
+        over_cap=xp.asarray(False),
+        max_stack=i32(), credits=i32(), highest_of_colour=xp.asarray(False), highest_overall=xp.asarray(False),
+        bought=xp.full((N_PILES,), -1, jnp.int32), n_bought=i32(),
+        queue=xp.full((queue_size,), -1, jnp.int32), q_head=i32(), q_len=i32(), placed=i32(),
+        rewards=xp.zeros((MAX_PLAYERS,), jnp.float32), terminated=xp.asarray(False), illegal=xp.asarray(False),
     )

@@ -57,3 +57,23 @@ def test_shape_mask_agrees_with_the_anchor_mask_and_the_built_stacks():
         acts = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in np.asarray(jg.batch_legal_mask(states))]
         states = jg.batch_step(states, jnp.asarray(acts, jnp.int32))
     assert legal_anchors > 100
+
+
+def test_blank_state_compiles_nothing_and_matches_the_traced_one(caplog):
+    """The blank state is built on the host (no eager op compiled one by one at a new process's
+    first reset) and is the State the traced deal starts from: fields, dtypes, shapes, values."""
+    from monkey_env.monkey_palace.jaxgame.env import JaxGame
+    from monkey_env.monkey_palace.options import GameOptions
+
+    for options in (GameOptions(), GameOptions(build_action="complete")):
+        jg = JaxGame(options)
+        with caplog.at_level("WARNING"), jax.log_compiles():
+            caplog.clear()
+            blank = jg.blank_state()
+        compiled = [r.getMessage() for r in caplog.records if "Compiling" in r.getMessage()]
+        assert not compiled, f"blank_state compiled {compiled}"
+        traced = jax.jit(jg._empty_state)()
+        for field, a, b in zip(blank._fields, blank, traced):
+            assert isinstance(a, jax.Array), field
+            assert jax.typeof(a) == jax.typeof(b), (field, jax.typeof(a), jax.typeof(b))
+            np.testing.assert_array_equal(np.asarray(a), np.asarray(b), err_msg=field)
