@@ -40,9 +40,21 @@ SETTINGS = MCTSSettings(sims=16, det=2, chunk=1, capacity=16)
 FAST = replace(SETTINGS, sims=4)   # the same compiled program (the simulation count is traced), for whole games
 
 
+OPTIONS = GameOptions(players=2, map=1)
+
+
 @pytest.fixture(scope="module")
 def jg():
-    return jax_game_for(GameOptions(players=2, map=1))
+    return jax_game_for(OPTIONS)
+
+
+@pytest.fixture(scope="module")
+def params(jg):
+    """This module's 2-player games. Not ``jg.default_params``: jax_game_for shares one engine
+    for every player count and map, whose defaults are those of the options it was first made
+    with (in a test worker, maybe another file's 4-player games: then the first search compiled
+    here was the 3-4 player one, and playing 2-player games compiled a second)."""
+    return jg.params(OPTIONS)
 
 
 @pytest.fixture(scope="module")
@@ -263,8 +275,8 @@ def test_auto_searches_the_tree_with_two_players_and_the_policys_replies_with_mo
 
 
 # ===================================================================== hidden information
-def test_the_redraw_keeps_the_tops_and_the_cards_and_ignores_the_hidden_order(jg):
-    state = jax.tree_util.tree_map(lambda x: x[0], jg.batch_init(game_keys(np.arange(1)), jg.default_params))
+def test_the_redraw_keeps_the_tops_and_the_cards_and_ignores_the_hidden_order(jg, params):
+    state = jax.tree_util.tree_map(lambda x: x[0], jg.batch_init(game_keys(np.arange(1)), params))
     shuffled = hide_differently(state)
     assert not np.array_equal(np.asarray(state.pile_cards), np.asarray(shuffled.pile_cards))
     key = jax.random.PRNGKey(4)
@@ -286,8 +298,8 @@ def hide_differently(state):
     return state._replace(pile_cards=jnp.asarray(cards))
 
 
-def test_states_differing_only_in_hidden_order_get_the_same_action(jg, agent):
-    states = jg.batch_init(game_keys(np.arange(2)), jg.default_params)
+def test_states_differing_only_in_hidden_order_get_the_same_action(jg, agent, params):
+    states = jg.batch_init(game_keys(np.arange(2)), params)
     masks = np.asarray(jg.batch_legal_mask(states))
     for key in (jax.random.PRNGKey(0), jax.random.PRNGKey(1)):
         a = agent.act_batch(jg, states, masks, key)
@@ -298,8 +310,8 @@ def test_states_differing_only_in_hidden_order_get_the_same_action(jg, agent):
 
 
 # ===================================================================== legality, determinism, act
-def test_the_search_plays_only_legal_actions_and_repeats_with_its_key(jg, agent):
-    first = jg.batch_init(game_keys(np.arange(2)), jg.default_params)
+def test_the_search_plays_only_legal_actions_and_repeats_with_its_key(jg, agent, params):
+    first = jg.batch_init(game_keys(np.arange(2)), params)
     agent.act_batch(jg, first, np.asarray(jg.batch_legal_mask(first)), jax.random.PRNGKey(0))   # its program
     before = set(compiled_searches())
     fast = MCTSAgent(FAST, seed=3)
@@ -309,7 +321,7 @@ def test_the_search_plays_only_legal_actions_and_repeats_with_its_key(jg, agent)
     # (counted against this test's own start: other tests of the worker may have compiled theirs)
     assert fast.decisions > 0 and before and set(compiled_searches()) == before
     # the same key, the same choices (on the first decisions of two deals and after a few)
-    states = jg.batch_init(game_keys(np.arange(2)), jg.default_params)
+    states = jg.batch_init(game_keys(np.arange(2)), params)
     for _ in range(3):
         masks = np.asarray(jg.batch_legal_mask(states))
         key = jax.random.PRNGKey(5)
@@ -333,7 +345,7 @@ def compiled_searches():
     return [k for k in mcts._SEARCHES if k[2] == 1]
 
 
-def test_act_and_act_batch_agree_for_the_same_key(jg):
+def test_act_and_act_batch_agree_for_the_same_key(jg, params):
     game = last_turn_position()
     mask = game.legal_mask()
     one = MCTSAgent(SETTINGS, seed=11)
@@ -341,17 +353,17 @@ def test_act_and_act_batch_agree_for_the_same_key(jg):
     assert mask[chosen]
     # The same game in a batch beside another one: its row 0 gets the key the act got.
     state = jax_state_from_game(jg, game)
-    other = jax.tree_util.tree_map(lambda x: x[0], jg.batch_init(game_keys(np.arange(1)), jg.default_params))
+    other = jax.tree_util.tree_map(lambda x: x[0], jg.batch_init(game_keys(np.arange(1)), params))
     states = jax.tree_util.tree_map(lambda a, b: jnp.stack([a, b]), state, other)
     masks = np.stack([mask, np.asarray(jg.legal_action_mask(other))])
     batch_agent = MCTSAgent(SETTINGS, seed=11)
     assert batch_agent.act_batch(jg, states, masks, one.key_for_act(0))[0] == chosen
 
 
-def test_the_network_free_prior_is_greedy_and_its_value_finite(jg):
+def test_the_network_free_prior_is_greedy_and_its_value_finite(jg, params):
     """prior=greedy (no checkpoint): its logits' best legal action is greedy's choice (shown
     on the first decisions of two deals: anchors) and its values are finite points."""
-    states = jg.batch_init(game_keys(np.arange(2)), jg.default_params)
+    states = jg.batch_init(game_keys(np.arange(2)), params)
     masks = jg.batch_legal_mask(states)
     logits, value = jax.jit(greedy_prior_value(jg))(states)
     assert logits.shape == masks.shape and value.shape == (2,)
