@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from monkey_env.core.provenance import checkout_commit
+
 
 def arguments(doc: str, default_out: str) -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -29,18 +31,6 @@ def arguments(doc: str, default_out: str) -> argparse.ArgumentParser:
     ap.add_argument("--out", default=default_out, help="the JSON summary, rewritten after every batch")
     ap.add_argument("--fresh", action="store_true", help="start again even if --out holds a run")
     return ap
-
-
-def _commit() -> str | None:
-    """The checkout's commit (and whether files differ from it): which engines played."""
-    import subprocess
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
-                               text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return head + (" (with uncommitted changes)" if dirty else "")
 
 
 def _write(path: Path, summary: dict) -> None:
@@ -74,7 +64,7 @@ def run(game: str, engine, differential_batch: Callable, args) -> int:
         "command": " ".join(shlex.quote(a) for a in [Path(sys.executable).name, *sys.argv]),
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "load_at_start": [round(x, 2) for x in os.getloadavg()],
-        "nice": os.nice(0), "commit": _commit()})
+        "nice": os.nice(0), "commit": checkout_commit()})
     end = args.first + args.games
     t0 = time.perf_counter()
     before = summary["seconds"]

@@ -23,11 +23,12 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import time
 from datetime import UTC, datetime
 
 import numpy as np
+
+from monkey_env.core.provenance import checkout_commit
 
 
 def play(jg, agent, players: int, seeds: np.ndarray, key: int) -> dict:
@@ -94,8 +95,7 @@ def main() -> int:
     size = data.size
     report = {
         "command": "python " + " ".join(__import__("sys").argv),
-        "commit": _git("rev-parse", "HEAD"),
-        "dirty": bool(_git("status", "--porcelain", "--untracked-files=no")),
+        "commit": checkout_commit(),                  # "+dirty" when files differ; None without git
         "date": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "load_at_start": os.getloadavg(),
                     "jax_devices": [str(d) for d in __import__("jax").devices()]},
@@ -123,14 +123,6 @@ def main() -> int:
             write(report, args.out, t0, complete=False)        # after every row: a stopped run keeps its rows
     write(report, args.out, t0, complete=True)
     return 0
-
-
-def _git(*args: str) -> str | None:
-    """The checkout's git answer, or None where there is no git (a copy of the tree on another machine)."""
-    try:
-        return subprocess.run(["git", *args], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        return None
 
 
 def write(report: dict, out: str, t0: float, complete: bool) -> None:

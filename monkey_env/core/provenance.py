@@ -26,7 +26,7 @@ def set_command(argv: list[str]) -> None:
     _command = ["monkey-palace", *argv]
 
 
-def _commit() -> str | None:
+def checkout_commit() -> str | None:
     """The repository's commit (with ``+dirty`` when files differ from it), or None outside a clone."""
     root = Path(__file__).resolve().parents[2]
     try:
@@ -60,7 +60,7 @@ def provenance(*, started: float | None = None, checkpoints=(), command: list[st
     argv = command or _command or [Path(sys.argv[0]).name] + sys.argv[1:]
     out = {
         "command": shlex.join(argv),
-        "commit": _commit(),
+        "commit": checkout_commit(),
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
                     "load_average_before": load_before, "load_average_after": load_average()},
