@@ -95,3 +95,31 @@ def test_the_shipped_configs_and_checkpoints_are_each_games_own(tmp_path):
     bad.write_text("game: forbidden_city\nnetwork: {stud_features: 4}\n")
     with pytest.raises(ConfigError, match="stud_features"):
         load_config(bad)
+
+
+def test_the_flat_norm_clip_scales_like_optaxs_global_norm_clip():
+    import optax
+
+    from monkey_env.apps.jax_trainer import clip_by_flat_norm
+    grads = {"w": jnp.arange(12.0).reshape(3, 4), "bias": jnp.asarray([5.0])}   # a shape-(1,) leaf
+    for max_norm in (0.5, 100.0):                                              # clipped, then not
+        ours, _ = clip_by_flat_norm(max_norm).update(grads, optax.EmptyState())
+        theirs, _ = optax.clip_by_global_norm(max_norm).update(grads, optax.EmptyState())
+        for a, b in zip(jax.tree_util.tree_leaves(ours), jax.tree_util.tree_leaves(theirs)):
+            np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-6)
+    assert float(ours["bias"][0]) == 5.0                                       # below the norm: unchanged
+
+
+def test_scanned_updates_give_the_unrolled_updates_parameters():
+    """`scan_updates` (the GPU configs' small program) is the same arithmetic as the CPU's unrolled
+    minibatch loop: from one runner and one batch of games, the same parameters."""
+    unrolled = tiny("shadow_theater")
+    scanned = unrolled.model_copy(update={"ppo": unrolled.ppo.model_copy(update={"scan_updates": True})})
+    results = []
+    for cfg in (unrolled, scanned):
+        trainer = make_train(cfg)
+        runner = trainer.init(jax.random.PRNGKey(0))
+        runner, _ = trainer.iteration(runner, trainer.new_games(jax.random.PRNGKey(10)))
+        results.append(runner.params)
+    for a, b in zip(jax.tree_util.tree_leaves(results[0]), jax.tree_util.tree_leaves(results[1])):
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-4, atol=1e-6)
