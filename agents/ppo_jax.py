@@ -82,6 +82,10 @@ def load_checkpoint(path, jax_game, game: str = DEFAULT_GAME):
     if trained_on != game:
         raise CheckpointError(f"{path}: a checkpoint of {trained_on}, not of {game}")
     network = {k: (float(v) if isinstance(v, float) else int(v)) for k, v in raw["network"].items()}
+    trained_for = f"trained for {int(meta['actions']):,} actions" if "actions" in meta else "its action count not recorded"
+    if "actions" in meta and int(meta["actions"]) != jax_game.num_actions:
+        raise CheckpointError(f"{path}: {trained_for}, and these game options have {jax_game.num_actions:,} "
+                              f"(another build action or layout): train one for them with `monkey-palace train`")
     try:
         template = init_params(jax_game, network, game=game)
     except TypeError as e:
@@ -89,7 +93,8 @@ def load_checkpoint(path, jax_game, game: str = DEFAULT_GAME):
     try:
         params = fs.from_state_dict(template, raw["params"])
     except (ValueError, KeyError, TypeError) as e:
-        raise CheckpointError(f"{path}: parameters do not fit the network {network}: {e}") from None
+        raise CheckpointError(f"{path}: parameters do not fit the network {network} for these game options "
+                              f"({jax_game.num_actions:,} actions; the checkpoint: {trained_for}): {e}") from None
     bad = [jax.tree_util.keystr(p) for p, a, b in zip(
         [p for p, _ in jax.tree_util.tree_flatten_with_path(template)[0]],
         jax.tree_util.tree_leaves(template), jax.tree_util.tree_leaves(params)) if np.shape(a) != np.shape(b)]

@@ -115,7 +115,8 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
         raise ValueError("train ranks its checkpoints by the win rate against greedy, which has no batched form on "
                          "these options (build_action 'complete'): train them with apps.jax_trainer.make_train")
     network = cfg.network.model_dump()
-    meta = {"config": cfg.name, "game": cfg.game, "reward_scale": cfg.ppo.reward_scale, "win_bonus": cfg.ppo.win_bonus}
+    meta = {"config": cfg.name, "game": cfg.game, "reward_scale": cfg.ppo.reward_scale, "win_bonus": cfg.ppo.win_bonus,
+            "actions": trainer.jg.num_actions}
     runner = trainer.init(jax.random.PRNGKey(cfg.seed))
     extra = {"decisions": 0, "seconds": 0.0, "best_rate": -1.0, "next_eval": 0}
     best_params = runner.params

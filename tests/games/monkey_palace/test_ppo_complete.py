@@ -146,3 +146,15 @@ def test_a_tiny_run_on_the_complete_action_learns_to_buy(jg):
     assert masks.shape[0] >= 50
     untrained, trained = float(stop(before)), float(stop(runner.params))
     assert untrained > 0.2 and trained < 0.5 * untrained, (untrained, trained)
+
+
+def test_a_checkpoint_of_another_action_space_is_refused_by_name(jg, tmp_path):
+    """The shipped ppo (catalogue, 2,438 actions) asked to play the complete action: one line that
+    names both action spaces, not a shape error; a checkpoint that records its actions is refused
+    before its parameters are read."""
+    from monkey_env.agents.ppo_jax import CheckpointError, default_checkpoint, load_checkpoint, save_checkpoint
+    with pytest.raises(CheckpointError, match="1,563 actions; the checkpoint: its action count not recorded"):
+        load_checkpoint(default_checkpoint(), jg)
+    path = save_checkpoint(tmp_path / "c.msgpack", {}, dict(width=4, hidden=16, stud_features=4), {"actions": 2438})
+    with pytest.raises(CheckpointError, match="trained for 2,438 actions, and these game options have 1,563"):
+        load_checkpoint(path, jg)
