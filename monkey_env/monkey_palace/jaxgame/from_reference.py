@@ -3,7 +3,7 @@ JAX observation (a trained policy) but play a game of the reference engine.
 
 Everything the observation and the legal mask read is filled in; the pile order is the
 reference game's own (the observation shows only the tops). Checked against the JAX engine
-decision by decision in tests/test_ppo_agent.py.
+decision by decision in tests/games/monkey_palace/test_ppo_agent.py.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Legality of staircases in JAX: the anchor mask of a turn and the shape mask at an anchor.
 
-Both compute exactly what ``Palace.check_staircase`` decides (tests/test_jax_engine.py).
+Both compute exactly what ``Palace.check_staircase`` decides (tests/games/monkey_palace/test_jax_engine.py).
 The anchor mask evaluates the catalogue's tree as in build_legality.legal_build_matrix:
 one east-facing subtree, unrolled with static slices of padded int8 planes, under vmap
 over the (heading, base) lanes of turned palaces. The shape mask at one chosen anchor walks
