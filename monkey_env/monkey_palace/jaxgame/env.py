@@ -24,6 +24,7 @@ from functools import partial
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from monkey_env.core.jax_cache import exported_function, source_fingerprint
 from monkey_env.core.outcome import batch_places
@@ -130,11 +131,12 @@ class JaxGame(BatchedPlay):
 
     def _reset_or_step(self, state: State, action, key: jax.Array, params: Params, reset) -> State:
         """A new game (reset) or one decision on ``state``, through one settle of automatic steps."""
-        dealt = self._deal(key, params)
         action, legal = self._check(state, action)
-        applied = self.rules.apply(state, jnp.where(legal, action, 0))
+        # A reset settles the dealt game; a step settles after applying the action (one copy of
+        # apply in the program; the deal only runs on a reset, outside vmap).
+        start = lax.cond(reset, lambda: self._deal(key, params), lambda: state)
+        settled = self.rules.settle(start, first_action=(jnp.where(legal, action, 0), ~reset))
         pick = lambda a, b: jax.tree_util.tree_map(lambda x, y: jnp.where(reset, x, y), a, b)
-        settled = self.rules.settle(pick(dealt, applied))
         return pick(settled, self._finish(state, settled, legal | reset))
 
     def _empty_state(self, xp=jnp) -> State:

@@ -328,7 +328,8 @@ class Rules:
              jnp.where(n_cells > 0, L.cell + jnp.argmax(cells), L.monkey_stay), L.frog_take], 0)
         return n, first.astype(jnp.int32)
 
-    def settle(self, s: State, with_pending: bool = True, max_iterations: int | None = None) -> State:
+    def settle(self, s: State, with_pending: bool = True, max_iterations: int | None = None,
+               first_action=None) -> State:
         """Run to the next real decision: the stages that follow a decision, pending work,
         and every decision with a single legal option (taken, never asked).
 
@@ -336,8 +337,11 @@ class Rules:
         does that work only for the games that need it). With ``max_iterations`` it stops
         after that many steps and marks an unfinished game PENDING_SETTLE: under vmap every
         game runs as many steps as the slowest, so the batched driver finishes the few slow
-        ones in compact groups."""
+        ones in compact groups. With ``first_action`` ((action, apply) traced: apply the
+        action first when ``apply``) it is ``settle(apply(s, action))`` with one copy of
+        ``apply`` in the program, not two (the single-game step compiles a second faster)."""
         stages = [None, self.stage_instant, self.stage_place, self.stage_supply_bonus_monkey, self.butterfly_step]
+        action, first = (None, False) if first_action is None else first_action
 
         def more(s):
             idle = s.stage == STAGE_NONE
@@ -345,17 +349,24 @@ class Rules:
             pending = with_pending & idle & (s.pending != PENDING_NONE)
             return ~s.terminated & (~idle | forced | pending)
 
-        def body(s):
+        def body(s, first=False):
             def single(s):
-                return self.apply(s, self.n_legal_and_first(s)[1])
+                forced = self.n_legal_and_first(s)[1]
+                return self.apply(s, forced if action is None else jnp.where(first, action, forced))
 
             def idle(s):
                 if not with_pending:
                     return single(s)
-                return lax.switch(s.pending, [single, self.start_turn, self.compute_shape_mask, self.resume], s)
+                return lax.switch(jnp.where(first, PENDING_NONE, s.pending),
+                                  [single, self.start_turn, self.compute_shape_mask, self.resume], s)
 
-            return lax.switch(s.stage, [idle] + stages[1:], s)
+            return lax.switch(jnp.where(first, STAGE_NONE, s.stage), [idle] + stages[1:], s)
 
+        if first_action is not None:
+            assert max_iterations is None
+            s, _ = lax.while_loop(lambda c: c[1] | more(c[0]), lambda c: (body(*c), jnp.asarray(False)),
+                                  (s, jnp.asarray(first)))
+            return s
         if max_iterations is None:
             return lax.while_loop(more, body, s)
         s, _ = lax.while_loop(lambda c: more(c[0]) & (c[1] < max_iterations), lambda c: (body(c[0]), c[1] + 1), (s, 0))
