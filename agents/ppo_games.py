@@ -78,7 +78,7 @@ class PolicyGame:
         return states.players
 
     def places(self, states):
-        return self.engine._places(states)
+        return self.engine.seat_places(states)
 
     def score_change(self, before, after):
         return after.rewards.astype(jnp.float32)

@@ -50,9 +50,6 @@ class ShadowTheaterPolicy(FlatPolicyGame):
     def players(self, states):
         return jnp.full(states.current.shape, 2, jnp.int32)
 
-    def places(self, states):
-        return self.engine.batch_places(states)
-
     def score_change(self, before, after):
         def score(s):
             return LANTERN_POINTS * s.lanterns.astype(jnp.float32) + jax.vmap(self.engine.points)(s).astype(jnp.float32)

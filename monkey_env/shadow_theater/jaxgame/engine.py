@@ -500,9 +500,16 @@ class ShadowTheaterJax:
         return states.lanterns
 
     def batch_places(self, states: State) -> jnp.ndarray:
-        """(B, 2) places, 1 = winner (more Lanterns; equal Lanterns share the first place)."""
+        """(B, 2) places, 1 = winner (more Lanterns; equal Lanterns share the first place); traceable,
+        so it is also the protocol's seat_places (both seats always play)."""
         lan = states.lanterns
         return 1 + (lan[:, ::-1] > lan).astype(jnp.int32)
+
+    seat_places = batch_places
+
+    def batch_rounds(self, states: State) -> np.ndarray:
+        """(B,) rounds started (1 during the first), as the reference's Game.round."""
+        return np.asarray(states.round)
 
     def batch_stats(self, states: State) -> dict:
         return {"kind_played": states.kind_played, "kind_held": states.kind_held, "scroll_rounds": states.scroll_rounds}
