@@ -71,13 +71,10 @@ class JaxGame:
         self._init = jax.jit(self._init_impl)
         self._step = jax.jit(self._step_impl)
         self._observe = jax.jit(partial(observe, self.rules))
-        self._legal = jax.jit(self.legal_action_mask)
         self._batch_init = jax.jit(jax.vmap(self._init_impl))
         self.batch_step = jax.jit(jax.vmap(self._step_impl))
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
-        self.batch_observe = jax.jit(jax.vmap(partial(observe, self.rules)))
         self._batch_places = jax.jit(self.seat_places)
-        self.batch_coins = jax.jit(lambda states: states.coins)
         self._features = self._tile_features()
         self._stats = jax.jit(self._batch_stats)
 

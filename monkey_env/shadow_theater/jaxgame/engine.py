@@ -154,7 +154,6 @@ class ShadowTheaterJax:
         self._batch_init = jax.jit(jax.vmap(self.init))
         self.batch_step = jax.jit(self._batch_step)
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
-        self.batch_observe = jax.jit(jax.vmap(self.observe))
         self.batch_from_deal = jax.jit(jax.vmap(self.from_deal))
         self.batch_from_deal_with = jax.jit(jax.vmap(self.from_deal))   # (cards, scrolls, king, params) per game
         self.batch_points = jax.jit(jax.vmap(self.points))
@@ -228,9 +227,6 @@ class ShadowTheaterJax:
     def _scroll_is(self, s: State, seat, effect):
         sid = s.scroll[seat]
         return (sid >= 0) & (self.t.scroll_effect[jnp.maximum(sid, 0)] == effect)
-
-    def _scroll_amount(self, s: State, seat):
-        return s.scroll_amount[jnp.maximum(s.scroll[seat], 0)]
 
     # ------------------------------------------------------------------ round set-up and end
     def _start_round(self, s: State) -> State:
