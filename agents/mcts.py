@@ -677,10 +677,3 @@ def make_mcts(spec: str = "", seed: int = 0, game: str = DEFAULT_GAME) -> MCTSAg
     """The agent of ``mcts`` or ``mcts:sims=64,...`` (the part after the colon) for ``game``."""
     return MCTSAgent(MCTSSettings.parse(spec), seed=seed, game=game)
 
-
-def with_settings(agent: MCTSAgent, **changes) -> MCTSAgent:
-    """The same agent (seed, prior) with other settings."""
-    settings = replace(agent.settings, **changes)
-    calibration = agent.calibration if settings.value == agent.settings.value else None
-    return MCTSAgent(settings, seed=agent.seed, prior_value=agent._prior_value, calibration=calibration,
-                     game=agent.game)

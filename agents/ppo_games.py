@@ -12,29 +12,16 @@
 snapshot decides, and those greedy decides when its values are the inputs' too): derived inputs
 that cost time (greedy's values) are computed only there. The trainer (monkey_env/apps/jax_trainer.py)
 and the agent (ppo_jax.JaxPPOAgent) use nothing else of a game, so a game with a JAX engine and
-a batched greedy trains through the same machinery by adding a class here.
-
-- **Monkey Palace**: agents/palace_network.py's network and compact inputs (greedy's scores are
-  per-action inputs), its batched greedy, Banana Points.
-- **The Shadow Theater**: an MLP (game_networks.FlatNet) over the observation, greedy's one-turn
-  values as per-action inputs; the score is Lanterns × LANTERN_POINTS + the round's points as
-  they stand (the shaping: a round's points change each step, a Lantern at the round's end).
-- **Forbidden City**: a convolutional net (game_networks.CityNet) over the 27×27 cells with a
-  per-cell × rotation head; greedy's values as inputs only if ``greedy_inputs: 1`` (they cost a
-  lay and a scoring for each of 96 candidate placements), the majority potential of every
-  placement (agents/forbidden_city_majority.py) if ``majority_inputs: 1``; coins.
+a batched greedy trains through the same machinery by adding its subclass, the ``policy`` part
+of its GameSpec (each product game's in ``monkey_env/<game>/agents/policy.py``, beside its
+network and its greedy). ``FlatPolicyGame`` serves a game whose network reads ``observe``'s
+planes and vector (``networks.FlatInputs``).
 """
 
 from __future__ import annotations
 
-from functools import partial
-
 import jax
 import jax.numpy as jnp
-
-# A Lantern in round points, for The Shadow Theater's shaped reward (a round is won with about
-# 10-20 points): the round's points steer every step, the Lantern settles the round.
-LANTERN_POINTS = 10.0
 
 
 class PolicyGame:
@@ -91,64 +78,10 @@ class PolicyGame:
         return states.players
 
     def places(self, states):
-        return self.engine._places(states)
+        return self.engine.seat_places(states)
 
     def score_change(self, before, after):
         return after.rewards.astype(jnp.float32)
-
-
-# ============================================================== Monkey Palace
-class MonkeyPalacePolicy(PolicyGame):
-    name, seats = "monkey_palace", 4
-    checkpoint_file = "ppo_jax.msgpack"      # the first game's, named before there were others
-
-    def __init__(self, engine):
-        from monkey_env.agents.greedy import batch_scores
-        super().__init__(engine)
-        # The complete build action: greedy's batched scores value the catalogue only, so its
-        # network has no greedy inputs and its league has no greedy opponent (has_greedy).
-        self.complete = bool(engine.static.complete)
-        self._scores = (lambda states, masks: jnp.zeros(masks.shape, jnp.int32)) if self.complete else batch_scores(engine)
-
-    def has_greedy(self) -> bool:
-        """Whether the batched greedy plays this engine (not on the complete build action, so far)."""
-        return not self.complete
-
-    def build_network(self, network: dict):
-        from monkey_env.agents.palace_network import PalaceNet
-        return PalaceNet(n_shapes=self.engine.static.n_shapes, n_actions=self.engine.num_actions,
-                         n_rises=self.engine.static.n_rises if self.complete else 0, **network)
-
-    def init_params(self, network: dict, key=None):
-        from monkey_env.agents.palace_network import dummy_inputs
-        net = self.build_network(network)
-        return net.init(jax.random.PRNGKey(0) if key is None else key, dummy_inputs(self.engine, 1))
-
-    def settings(self, games) -> list:
-        return [self.engine.params(games.options.replace(players=p, map=m)) for p in games.players for m in games.maps]
-
-    def eval_params(self, games, evaluation):
-        return self.engine.params(games.options.replace(players=evaluation.players, map=evaluation.map))
-
-    def inputs(self, states, masks, need):
-        from monkey_env.agents.palace_network import compact_inputs
-        scores = self._scores(states, masks & need[:, None])
-        inputs = jax.vmap(partial(compact_inputs, self.engine))(states, states.current, scores, masks)
-        return inputs, scores
-
-    def greedy(self, states, masks, aux, key, need):
-        from monkey_env.agents.greedy import greedy_choice
-        if self.complete:
-            raise ValueError("greedy's batched scores value the catalogue's staircases only: a run on build_action "
-                             "'complete' has no greedy opponent (league weight greedy: 0, no greedy_slots)")
-        return greedy_choice(aux, masks)
-
-    def greedy_needs_inputs(self) -> bool:
-        return True              # greedy's choice is read from the inputs' scores
-
-    def state_of(self, game):
-        from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
-        return jax_state_from_game(self.engine, game)
 
 
 # ============================================================== the flat games
@@ -175,7 +108,7 @@ class FlatPolicyGame(PolicyGame):
             values = self._values_where(states, masks, need)
         else:
             values = jnp.zeros(masks.shape, jnp.float32)
-        return _flat(obs, values, masks), values
+        return flat_inputs(obs, values, masks), values
 
     def _values_where(self, states, masks, need):
         """Greedy's values for the rows that need them (the others 0); skipped when no row does."""
@@ -188,112 +121,9 @@ class FlatPolicyGame(PolicyGame):
         return jax.vmap(self._choose)(values, masks, keys)
 
 
-def _flat(obs, values, masks):
-    from monkey_env.agents.game_networks import FlatInputs
+def flat_inputs(obs, values, masks):
+    from monkey_env.agents.networks import FlatInputs
     return FlatInputs(planes=obs["planes"], vector=obs["vector"], values=values, mask=masks)
-
-
-class ShadowTheaterPolicy(FlatPolicyGame):
-    name, seats = "shadow_theater", 2
-    network_defaults = {"hidden": 128, "greedy_inputs": 1}
-
-    def __init__(self, engine):
-        from monkey_env.agents.shadow_theater import action_values
-        super().__init__(engine)
-        self._one_values = action_values(engine)
-
-    def build_network(self, network: dict):
-        from monkey_env.agents.game_networks import FlatNet
-        self.network = {**self.network_defaults, **network}
-        return FlatNet(n_actions=self.engine.num_actions, value_scale=self.value_scale, **self.network)
-
-    def _values(self, states, masks):
-        return jax.vmap(self._one_values)(states)
-
-    def _choose(self, values, mask, key):
-        from monkey_env.agents.shadow_theater import greedy_from_values
-        return greedy_from_values(values, mask, key)
-
-    def settings(self, games) -> list:
-        return [None]             # no traced settings (2 players, the game data compiled in)
-
-    def eval_params(self, games, evaluation):
-        return None
-
-    def default_params(self):
-        return None
-
-    def players(self, states):
-        return jnp.full(states.current.shape, 2, jnp.int32)
-
-    def places(self, states):
-        return self.engine.batch_places(states)
-
-    def score_change(self, before, after):
-        def score(s):
-            return LANTERN_POINTS * s.lanterns.astype(jnp.float32) + jax.vmap(self.engine.points)(s).astype(jnp.float32)
-        return score(after) - score(before)
-
-    def state_of(self, game):
-        """The JAX state of a reference game: its deal, then its decisions replayed."""
-        import numpy as np
-        if not hasattr(self, "_jitted"):
-            self._jitted = (jax.jit(self.engine.from_deal), jax.jit(self.engine.step))
-        from_deal, step = self._jitted
-        state = from_deal(np.asarray(game.deal["cards"], np.int32), np.asarray(game.deal["scrolls"], np.int32),
-                          np.asarray(game.deal["king"], np.int32))
-        for a in game.history:
-            state = step(state, jnp.int32(a))
-        return state
-
-
-class ForbiddenCityPolicy(FlatPolicyGame):
-    name, seats = "forbidden_city", 4
-    network_defaults = {"width": 32, "hidden": 128, "blocks": 2, "greedy_inputs": 0, "majority_inputs": 0}
-
-    def __init__(self, engine):
-        from monkey_env.agents.forbidden_city_greedy import action_values
-        from monkey_env.agents.forbidden_city_majority import majority_potential
-        super().__init__(engine)
-        self._one_values = action_values(engine)
-        self._one_potential = majority_potential(engine)
-
-    def build_network(self, network: dict):
-        from monkey_env.agents.game_networks import CityNet
-        self.network = {**self.network_defaults, **network}
-        return CityNet(n_actions=self.engine.num_actions, value_scale=self.value_scale, **self.network)
-
-    def _values(self, states, masks):
-        return jax.vmap(self._one_values)(states, masks)
-
-    def inputs(self, states, masks, need):
-        """observe's planes and vector, greedy's values (``greedy_inputs: 1``) and the majority
-        potential (``majority_inputs: 1``; for the rows that ``need`` exact inputs, 0 elsewhere)."""
-        inputs, values = super().inputs(states, masks, need)
-        network = getattr(self, "network", self.network_defaults)
-        if network.get("majority_inputs", 0):
-            potential = jax.lax.cond(need.any(), lambda _: jax.vmap(self._one_potential)(states, masks & need[:, None]),
-                                     lambda _: jnp.zeros(masks.shape, jnp.float32), None)
-            inputs = inputs._replace(majority=potential)
-        return inputs, values
-
-    def _choose(self, values, mask, key):
-        from monkey_env.agents.forbidden_city_greedy import greedy_from_values
-        return greedy_from_values(values, mask, key)
-
-    def state_of(self, game):
-        """The JAX state of a reference game: its options and stacks, then its decisions replayed."""
-        import numpy as np
-        jg = self.engine
-        state = jg.init(jax.random.PRNGKey(0), jg.params(game.options))
-        stacks = np.full(np.asarray(state.stacks).shape, -1, np.int16)
-        for seat, order in enumerate(game.deal):
-            stacks[seat, :len(order)] = order
-        seated = np.arange(stacks.shape[0]) < game.players
-        state = state._replace(stacks=jnp.asarray(stacks), held=jnp.asarray(np.where(seated, stacks[:, 0], -1), jnp.int16))
-        for a in game.history:
-            state = jg.step(state, jnp.int32(a))
-        return state
 
 
 def policy_game(name: str, engine=None) -> PolicyGame:

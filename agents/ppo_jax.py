@@ -1,6 +1,6 @@
-"""The PPO agent of the JAX trainer: a checkpoint of a game's network (Monkey Palace's
-:class:`~monkey_env.agents.palace_network.PalaceNet`, or another game's, agents/ppo_games.py)
-playing behind both agent interfaces.
+"""The PPO agent of the JAX trainer: a checkpoint of a game's network (the one its ``policy`` part
+builds, agents/ppo_games.py; each product game's in monkey_env/<game>/agents/network.py) playing
+behind both agent interfaces.
 
 ``act_batch`` runs jitted on JAX batches (greedy's batched scores are the network's derived
 inputs, as in training); ``act`` plays one reference-engine game through the same program.
@@ -193,7 +193,7 @@ class JaxPPOAgent:
 def _policy(pg, net, params, states, masks):
     import jax.numpy as jnp
 
-    from monkey_env.agents.palace_network import masked_logits
+    from monkey_env.agents.networks import masked_logits
 
     inputs, _ = pg.inputs(states, masks, jnp.ones(masks.shape[0], bool))
     logits, value = net.apply(params, inputs)

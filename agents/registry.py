@@ -9,7 +9,7 @@
   ``mcts:sims=64,det=2,depth=0,temp=0`` (with those settings), its PPO as prior and value, or
   ``prior=uniform`` without one;
 - a game's ``agents`` part adds its own (a dict name -> factory(seed): Monkey Palace's ``greedy``,
-  ``ppo-sb3``, ``ppo-sb3-sample`` in agents/monkey_palace.py);
+  ``ppo-sb3``, ``ppo-sb3-sample``: each game's in monkey_env/<game>/agents/__init__.py);
 - any class given by import path ``package.module:Class``.
 
 Every function takes ``game=`` (default ``games.DEFAULT_GAME``). A factory takes the agent's

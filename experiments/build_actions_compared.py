@@ -24,7 +24,7 @@ from monkey_env.monkey_palace.engine import Game
 
 
 def play(build: str, players: int, seed: int) -> dict:
-    from monkey_env.agents.greedy import GreedyAgent
+    from monkey_env.monkey_palace.agents.greedy import GreedyAgent
 
     greedy, game = GreedyAgent(), Game.new(players=players, map=1, seed=seed, build_action=build)
     build_decisions, choices, mask_seconds, builds = 0, [], 0.0, 0

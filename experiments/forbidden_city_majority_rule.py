@@ -1,5 +1,5 @@
 """Forbidden City: is greedy's blind spot the majorities of open rooms? A hand-made rule, greedy's
-one-turn value plus ``alpha`` × the majority potential (agents/forbidden_city_majority.py), plays
+one-turn value plus ``alpha`` × the majority potential (monkey_env/forbidden_city/agents/majority.py), plays
 greedy on the JAX engine, seats alternated; win rate with its 95% Wilson interval, mean coins.
 
     nice -n 10 .venv/bin/python experiments/forbidden_city_majority_rule.py --games 400 --alpha 0.5 0.2 0
@@ -22,9 +22,9 @@ def match(alpha: float, games: int, seed: int) -> dict:
     import jax
     import jax.numpy as jnp
 
-    from monkey_env.agents.forbidden_city_greedy import action_values, greedy_from_values
-    from monkey_env.agents.forbidden_city_majority import majority_potential
     from monkey_env.apps.balance.stats import wilson
+    from monkey_env.forbidden_city.agents.greedy import action_values, greedy_from_values
+    from monkey_env.forbidden_city.agents.majority import majority_potential
     from monkey_env.forbidden_city.jaxgame.env import jax_game_for
 
     jg = jax_game_for()

@@ -19,11 +19,11 @@ import time
 
 import numpy as np
 
-from monkey_env.agents.greedy import GreedyAgent
 from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.apps.balance.stats import wilson
 from monkey_env.apps.results_table import SHARED_WIN
 from monkey_env.core.jax_cache import enable_compilation_cache
+from monkey_env.monkey_palace.agents.greedy import GreedyAgent
 from monkey_env.monkey_palace.apps.play_games import play_batch
 from monkey_env.monkey_palace.jaxgame import JaxGame
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for

@@ -58,9 +58,9 @@ def timing(sims_list: list[int], positions: int, extra: str, seed: int = 0, repe
     import jax
     import numpy as np
 
-    from monkey_env.agents.greedy import GreedyAgent
     from monkey_env.agents.registry import make_agent
     from monkey_env.apps.batch_play import game_keys
+    from monkey_env.monkey_palace.agents.greedy import GreedyAgent
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.options import GameOptions
 

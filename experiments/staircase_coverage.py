@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 def sample_positions(count: int, seed: int) -> list[dict]:
     """``count`` turn starts from games of 2 and 4 players on every map, greedy or random play,
     taken early (turns 1-6), middle (7-14) and late (15 on) in equal shares where games allow."""
-    from monkey_env.agents.greedy import GreedyAgent
+    from monkey_env.monkey_palace.agents.greedy import GreedyAgent
 
     rng = np.random.default_rng(seed)
     found: list[dict] = []

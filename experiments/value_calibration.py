@@ -53,9 +53,9 @@ def play(players: int, games: int, seed: int, win_points: float):
     import jax
     import jax.numpy as jnp
 
-    from monkey_env.agents.greedy import batch_scores, greedy_choice
     from monkey_env.agents.ppo_jax import JaxPPOAgent
     from monkey_env.apps.batch_play import game_keys
+    from monkey_env.monkey_palace.agents.greedy import batch_scores, greedy_choice
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.options import GameOptions
 

@@ -99,8 +99,11 @@ PARTS = {
                   "max_decisions, jax_game, data, on_game, progress) -> monkey_env.apps.results_table.GameResults: "
                   "the game's own pipeline for many games, with details of its own beside the table "
                   "(without it: apps.results_table's own, from the engines' protocol)",
-    "policy": "the game's JAX PPO parts (agents/ppo_games.py's PolicyGame class: network, inputs, batched greedy, "
-              "score change, places, settings): a game with it has the ppo agents and the JAX trainer",
+    "policy": "the game's JAX PPO parts (a subclass of agents/ppo_games.py's PolicyGame: network, inputs, batched "
+              "greedy, score change, places, settings): a game with it has the ppo agents and the JAX trainer",
+    "sb3": "the game's Stable-Baselines3 parts (a whole module): policy_kwargs(...) -> MaskablePPO's policy_kwargs "
+           "with the game's feature extractor, and PPOAgent(model=, seed=, deterministic=) playing a model "
+           "(the SB3 trainer, `train` with trainer: sb3, trains the default game with them)",
     "network": "the pydantic model of the game's network sizes in the JAX trainer's config (network:)",
     "search": "a monkey_env.core.search_hooks.SearchHooks: what the search agent (mcts) needs of the game beyond "
               "its jax_engine and PPO: the JAX redraw of what a seat cannot see, a greedy prior if any",
@@ -134,9 +137,10 @@ GAMES: dict[str, GameSpec] = {
             "checked_save": f"{_MP}.apps.saves:checked_save",
             "play": f"{_MP}.apps.play:play",
             "network": f"{_MP}.apps.network:NetworkConfig",
-            "policy": "monkey_env.agents.ppo_games:MonkeyPalacePolicy",
-            "agents": "monkey_env.agents.monkey_palace:AGENTS",
-            "checkpoint_agent": "monkey_env.agents.monkey_palace:checkpoint_agent",
+            "policy": f"{_MP}.agents.policy:MonkeyPalacePolicy",
+            "agents": f"{_MP}.agents:AGENTS",
+            "checkpoint_agent": f"{_MP}.agents:checkpoint_agent",
+            "sb3": f"{_MP}.agents.sb3",
         },
         test_settings=tuple(dict(players=p, map=m) for p in (2, 3, 4) for m in (1, 2, 3, 4)),
         seed_test_settings=(dict(players=2, map=1, butterfly=True, frog=True),
@@ -162,13 +166,13 @@ GAMES: dict[str, GameSpec] = {
             "legend": f"{_ST}.text_view:LEGEND",
             "picture": f"{_ST}.render:game_picture",
             "differential": f"{_ST}.jaxgame.parity:differential_batch",
-            "agents": "monkey_env.agents.shadow_theater:AGENTS",
+            "agents": f"{_ST}.agents:AGENTS",
             "balance": f"{_ST}.apps.balance:sections",
             "tune": f"{_ST}.apps.tune:TUNE",
             "web": f"{_ST}.apps.web",
             "search": f"{_ST}.search:SEARCH",
             "network": f"{_ST}.apps.network:FlatNetworkConfig",
-            "policy": "monkey_env.agents.ppo_games:ShadowTheaterPolicy",
+            "policy": f"{_ST}.agents.policy:ShadowTheaterPolicy",
         },
         # One option space (the game data are the only choice): the reward modes cover the envs.
         test_settings=(dict(reward_mode="lanterns"), dict(reward_mode="round_points")),
@@ -197,13 +201,13 @@ GAMES["forbidden_city"] = GameSpec(
         "answer_hint": f"{_FC}.text_view:ANSWER_HINT",
         "picture": f"{_FC}.render:game_picture",
         "differential": f"{_FC}.jaxgame.parity:differential_batch",
-        "agents": "monkey_env.agents.forbidden_city_greedy:AGENTS",
+        "agents": f"{_FC}.agents:AGENTS",
         "balance": f"{_FC}.apps.balance:sections",
         "tune": f"{_FC}.apps.tune:TUNE",
         "web": f"{_FC}.apps.web",
         "search": f"{_FC}.search:SEARCH",
         "network": f"{_FC}.apps.network:CityNetworkConfig",
-        "policy": "monkey_env.agents.ppo_games:ForbiddenCityPolicy",
+        "policy": f"{_FC}.agents.policy:ForbiddenCityPolicy",
     },
     data_folder="forbidden_city", data_files=("tiles.yaml", "start_tile.yaml", "table.yaml"),
     score_name="coins",

@@ -1,7 +1,8 @@
 """The tests every game of the product passes, run for each registered game (monkey_env.games):
 PettingZoo's api_test and seed_test on settings covering its options, determinism, the save and
 record round trips, illegal actions refused with a reason and no change, and, where the game
-has a JAX engine, the differential test against the reference engine decision by decision."""
+has a JAX engine, the differential test against the reference engine decision by decision; and
+that every game has the protocol's members (monkey_env.core.protocol), so no caller needs getattr."""
 
 import json
 
@@ -10,7 +11,7 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from monkey_env.core.protocol import JaxEngine, ReferenceGame
+from monkey_env.core.protocol import GameOptions, JaxEngine, ReferenceGame
 from monkey_env.games import game_names, game_spec
 
 
@@ -104,3 +105,44 @@ def test_jax_engine_agrees_with_the_reference(name, request):
     for first in range(0, total, batch):
         decisions += differential(engine, first, min(batch, total - first), seed=first)["decisions"]
     assert decisions > 50 * total
+
+
+PROTOCOL_STATE_FIELDS = ("current", "terminated", "illegal")
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_protocol_members_exist(name):
+    """Every member of the protocol on the options, the reference engine and the JAX engine: the
+    applications read ``round``, ``end_reason``, ``stats()``, ``players``, ``seat_places``,
+    ``batch_rounds``, ``batch_stats`` and ``illegal`` directly, never by getattr with a default."""
+    import jax
+
+    spec = game_spec(name)
+    options = spec.load("options")(seed=2)
+    assert isinstance(options, GameOptions) and options.players >= 2
+    game = spec.load("reference").from_options(options)
+    assert isinstance(game, ReferenceGame), [m for m in dir(ReferenceGame) if not hasattr(game, m)]
+    assert game.end_reason == "" and isinstance(game.round, int)
+    play(game)
+    assert game.end_reason and isinstance(game.round, int) and game.round >= 1
+    assert isinstance(game.stats(), dict) and len(game.scores()) == options.players
+    if not spec.has("jax_engine"):
+        return
+    engine = spec.load("jax_engine")(options)
+    assert isinstance(engine, JaxEngine)
+    keys = jax.random.split(jax.random.PRNGKey(0), 3)
+    states = jax.eval_shape(engine.batch_init, keys, engine.params(options))    # traced, nothing compiled
+    for field in PROTOCOL_STATE_FIELDS:
+        assert getattr(states, field).shape == (3,), field
+    places = jax.eval_shape(engine.seat_places, states)
+    assert places.shape[0] == 3 and places.shape[1] >= options.players and places.dtype == np.int32
+
+
+def test_the_protocol_check_sees_a_missing_member():
+    """The check above can fail: the same engine without batch_rounds is no JaxEngine."""
+    import copy
+
+    engine = game_spec(game_names()[0]).load("jax_engine")()
+    lacking = copy.copy(engine)
+    lacking.__class__ = type("Lacking", (type(engine),), {"batch_rounds": None})   # None: not implemented
+    assert isinstance(engine, JaxEngine) and not isinstance(lacking, JaxEngine)

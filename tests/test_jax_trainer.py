@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 from tiny_training import two_iterations
 
-from monkey_env.agents.palace_network import compact_inputs, masked_logits, planes_from_compact
+from monkey_env.agents.networks import masked_logits
 from monkey_env.agents.ppo_jax import CheckpointError, JaxPPOAgent, load_checkpoint, save_checkpoint
 from monkey_env.apps.jax_trainer import JaxTrainConfig, make_train, per_seat_advantages
 from monkey_env.apps.train import load_config
 from monkey_env.core.config_loading import ConfigError
+from monkey_env.monkey_palace.agents.network import compact_inputs, planes_from_compact
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 
 TINY = dict(ppo=dict(num_envs=8, num_steps=6, num_minibatches=2, num_epochs=1),

@@ -27,14 +27,22 @@ LAYERS = [
 ]
 LAYER_NAMES = {0: "shared core", 1: "rules and data", 2: "engines", 3: "environments and agents", 4: "applications"}
 # Every game's subpackage is layered alike: monkey_env.<game>.jaxgame is an engine, .envs environments,
-# .apps its parts for the applications (balance figures).
+# .agents its agents, heuristics and policy networks, .apps its parts for the applications (balance figures).
 NOT_GAMES = {"core", "configs", "games", "apps", "agents", "envs"}
-GAME_SUBPACKAGE_LAYERS = {"jaxgame": 2, "envs": 3, "apps": 4}
+GAME_SUBPACKAGE_LAYERS = {"jaxgame": 2, "envs": 3, "agents": 3, "apps": 4}
 
 
 def is_env_module(module: str) -> bool:
     parts = module.split(".")
     return len(parts) >= 3 and parts[0] == "monkey_env" and parts[1] not in NOT_GAMES and parts[2] == "envs"
+
+
+def is_agent_module(module: str) -> bool:
+    """A generic agent (monkey_env.agents.*, the registry aside) or a game's (monkey_env.<game>.agents)."""
+    parts = module.split(".")
+    if module.startswith("monkey_env.agents."):
+        return not module.startswith("monkey_env.agents.registry")
+    return len(parts) >= 3 and parts[0] == "monkey_env" and parts[1] not in NOT_GAMES and parts[2] == "agents"
 
 
 def layer_of(module: str) -> int | None:
@@ -92,8 +100,7 @@ def violations():
                 found.append(f"{path.relative_to(REPO)}:{line} ({LAYER_NAMES[own]}) imports {target} "
                              f"({LAYER_NAMES[theirs]})")
             # Environments find agents through the registry only, never by importing one.
-            if is_env_module(module) and target.startswith("monkey_env.agents") \
-                    and not target.startswith("monkey_env.agents.registry") and target != "monkey_env.agents":
+            if is_env_module(module) and is_agent_module(target):
                 found.append(f"{path.relative_to(REPO)}:{line} imports the agent {target} directly")
     return found
 

@@ -160,7 +160,7 @@ def evaluator():
 
 
 def _cache_sizes(jg):
-    from monkey_env.agents.greedy import _batch_policy
+    from monkey_env.monkey_palace.agents.greedy import _batch_policy
 
     return (jg._batch_deal._cache_size(), jg._batch_act._cache_size(), jg._batch_resolve._cache_size(),
             jg.batch_legal_mask._cache_size(), _batch_policy(jg)._cache_size())

@@ -108,7 +108,7 @@ def test_a_bad_forbidden_city_space_file_is_refused_with_one_clear_error(tmp_pat
 
 # ------------------------------------------------------------------ one compilation, the same numbers
 def _st_sizes(ev):
-    from monkey_env.agents.shadow_theater import _batch_policy
+    from monkey_env.shadow_theater.agents.greedy import _batch_policy
 
     jg = ev.jg
     return (jg._batch_init._cache_size(), jg.batch_step._cache_size(), jg.batch_legal_mask._cache_size(),

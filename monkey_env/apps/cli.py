@@ -84,7 +84,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     spec = chosen_game()
     options = game_options(args)          # every game option flag and --config-dir; game i uses seed + i
-    players = int(getattr(options, "players", 2))
+    players = int(options.players)
     names = split_agent_names(args.agents)
     if len(names) == 1:
         names = names * players

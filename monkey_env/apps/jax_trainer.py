@@ -45,7 +45,7 @@ import jax.numpy as jnp
 import optax
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from monkey_env.agents.palace_network import masked_entropy, masked_log_softmax, masked_logits
+from monkey_env.agents.networks import masked_entropy, masked_log_softmax, masked_logits
 from monkey_env.agents.ppo_games import PolicyGame, policy_game
 from monkey_env.agents.random_agent import random_legal_actions
 from monkey_env.games import DEFAULT_GAME, game_spec

@@ -12,12 +12,13 @@ that part builds on this module's table, and this module reaches it only through
 every other game is played here from what monkey_env.core.protocol asks of a game:
 
 - the reference engine: ``Game.from_options(options)``, ``legal_mask``, ``apply``, ``current``,
-  ``game_over``, ``scores()``, ``places()``; optionally ``round`` (rounds played), ``end_reason``
-  (why it ended) and ``stats()`` (a dict of per-game figures, the ``stats`` of the table);
+  ``game_over``, ``scores()``, ``places()``, ``round``, ``end_reason`` (why it ended) and
+  ``stats()`` (a dict of per-game figures, the ``stats`` of the table; {} for none);
 - the JAX engine: ``params(options)``, ``batch_init(keys, params)``, ``batch_step``,
-  ``batch_legal_mask``, ``batch_scores``, ``batch_places`` and the state fields ``current`` (B,)
-  and ``terminated`` (B,); optionally ``illegal`` (B,), ``round`` (B,) and ``batch_stats(states)``
-  (the same dict as the reference engine's ``stats()``, one row per game).
+  ``batch_legal_mask``, ``batch_scores``, ``batch_places``, ``batch_rounds`` and
+  ``batch_stats(states)`` (the same dict as the reference engine's ``stats()``, one row per game),
+  and the state fields ``current``, ``terminated`` and ``illegal`` (B,);
+- the options' ``players``.
 
 Who won is the game's rule, one definition for every command (monkey_env.core.outcome): a seat's
 place is 1 + the seats that beat it (more points, or as many and the game's tie-break); the
@@ -215,7 +216,7 @@ def new_options(game: str, *, players: int, seed: int = 0, map=None, **options):
 
 
 def players_of(options) -> int:
-    return int(getattr(options, "players", 2))
+    return int(options.players)        # every game's options have it (core.protocol.GameOptions)
 
 
 def play_one(spec: GameSpec, options, agents: Sequence) -> tuple[object, int]:
@@ -237,8 +238,9 @@ def summary(game, decisions: int | None = None) -> dict:
            "win_shares": [1.0 / len(first) if s in first else 0.0 for s in range(len(places))],
            "rounds": int(game.round), "end_trigger": str(game.end_reason or ""),
            "decisions": decisions}
-    if hasattr(game, "stats"):
-        out["stats"] = {k: np.asarray(v).tolist() for k, v in game.stats().items()}
+    stats = game.stats()
+    if stats:
+        out["stats"] = {k: np.asarray(v).tolist() for k, v in stats.items()}
     return out
 
 
@@ -263,7 +265,7 @@ def play_reference(agents: Sequence | Callable, options, seeds, names=None, on_g
         game, s = play(with_seed(options, seed), seated)
         duration = time.perf_counter() - t0
         rows.append((list(names) if names is not None else agent_names(seated), s, duration))
-        stats.append(game.stats() if hasattr(game, "stats") else {})
+        stats.append(game.stats())
         if on_game:
             on_game(game, s)
         if progress:
@@ -339,10 +341,9 @@ def play_batch(engine, agents: Sequence, options, seeds, *, agent_key: int = 0, 
     out = {"states": states, "decisions": decisions, "seconds": time.perf_counter() - t0,
            "scores": np.asarray(engine.batch_scores(states)).astype(np.int64),
            "places": np.asarray(engine.batch_places(states)).astype(np.int64),
-           "illegal": np.asarray(getattr(states, "illegal", np.zeros(len(seeds), bool))),
-           "rounds": np.asarray(getattr(states, "round", np.zeros(len(seeds)))).astype(np.int64)}
-    out["stats"] = ({k: np.asarray(v) for k, v in engine.batch_stats(states).items()}
-                    if hasattr(engine, "batch_stats") else None)
+           "illegal": np.asarray(states.illegal),
+           "rounds": np.asarray(engine.batch_rounds(states)).astype(np.int64)}
+    out["stats"] = {k: np.asarray(v) for k, v in engine.batch_stats(states).items()} or None
     return out
 
 

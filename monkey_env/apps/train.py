@@ -6,7 +6,7 @@ names) or ``sb3`` (this module:
 Stable-Baselines3's MaskablePPO over the batched VecEnv, the design card's library).
 
 **The SB3 trainer.** It trains the default game (monkey_env.games.DEFAULT_GAME: the config's
-``game:`` is that game's options, its policy's feature extractor agents/ppo.py's). The learner
+``game:`` is that game's options, its policy's feature extractor its ``sb3`` part's). The learner
 plays one seat of ``num_envs`` batched JAX games (the game's ``vec_env`` part) against opponents
 drawn per episode: random, greedy and frozen snapshots of itself ("self", refreshed every
 ``snapshot_every_steps``). Every ``eval_every_steps`` the current policy
@@ -37,6 +37,12 @@ from monkey_env.core.figures import save_figure
 from monkey_env.games import DEFAULT_GAME, game_spec, spec_for_options
 
 GameOptions = game_spec(DEFAULT_GAME).load("options")   # the SB3 trainer's game: the default one
+
+
+def sb3_parts():
+    """The default game's ``sb3`` part (its feature extractor and PPOAgent), imported when used:
+    torch and Stable-Baselines3 are heavy."""
+    return game_spec(DEFAULT_GAME).load("sb3")
 
 
 class PPOSettings(BaseModel):
@@ -123,9 +129,7 @@ class SnapshotAgent:
     name = "self"
 
     def __init__(self, model, seed: int):
-        from monkey_env.agents.ppo import PPOAgent
-
-        self.agent = PPOAgent(model=_frozen_copy(model), seed=seed, deterministic=False)
+        self.agent = sb3_parts().PPOAgent(model=_frozen_copy(model), seed=seed, deterministic=False)
 
     def refresh(self, model) -> None:
         self.agent.model.policy.load_state_dict(model.policy.state_dict())
@@ -144,10 +148,9 @@ def _frozen_copy(model):
 
 def win_rates(model, opponents: list[str], cfg: TrainConfig, seed: int) -> dict[str, float]:
     """The current policy (greedy decisions) against each opponent, seats alternated."""
-    from monkey_env.agents.ppo import PPOAgent
     from monkey_env.apps.evaluate import evaluate
 
-    me = PPOAgent(model=model, deterministic=True)
+    me = sb3_parts().PPOAgent(model=model, deterministic=True)
     out = {}
     for opp in opponents:
         report = evaluate(["ppo", opp], games=cfg.eval_games, seed=seed, batch=max(2, cfg.eval_games // 2),
@@ -162,7 +165,6 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from monkey_env.agents.ppo import policy_kwargs
     from monkey_env.agents.registry import make_agent
 
     # The budget is this command's wall time from here: building the env (compiling the engine),
@@ -185,7 +187,7 @@ def train(cfg: TrainConfig, run_dir: Path | None = None, log=print) -> Path:
     VecEnv = spec_for_options(cfg.game).load("vec_env")
     venv = VecEnv(cfg.num_envs, opponents=placeholder, opponent_weights=weights, seed=cfg.seed, options=cfg.game)
     model = MaskablePPO("MultiInputPolicy", VecMonitor(venv), seed=cfg.seed, verbose=0, device="cpu",
-                        tensorboard_log=str(run_dir / "tensorboard"), policy_kwargs=policy_kwargs(
+                        tensorboard_log=str(run_dir / "tensorboard"), policy_kwargs=sb3_parts().policy_kwargs(
                             cfg.network.cnn_channels, cfg.network.vector_features, cfg.network.features_dim,
                             tuple(cfg.network.net_arch)), **cfg.ppo.model_dump())
     snapshot = None

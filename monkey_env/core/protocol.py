@@ -29,13 +29,21 @@ class SaveFileError(ValueError):
 
 
 @runtime_checkable
+class GameOptions(Protocol):
+    """A game's options object (a pydantic model, ``monkey_env.core.options``) as callers read it."""
+
+    seed: int                     # the game's seed: every random choice of the deal comes from it
+    players: int                  # the player count (a field fixed at 2 where the game is a duel)
+
+
+@runtime_checkable
 class ReferenceGame(Protocol):
     """One game on the reference engine. Actions are indices of one flat action space."""
 
-    options: Any                  # the game's options object
+    options: Any                  # the game's options object (GameOptions)
     current: int                  # the seat (from 0) to decide now
     history: list[int]            # the agents' decisions so far
-    round: int                    # the round being played (every seat one turn)
+    round: int                    # the game's round (every seat one turn), as the game counts it
     end_reason: str               # why the game ended, in words ("" while it goes on)
 
     @classmethod
@@ -56,6 +64,8 @@ class ReferenceGame(Protocol):
     #   Generator ``rng`` (same history): a game's hidden information, declared. Nothing a seat
     #   receives (observation, infos, agents' choices, text, web data) may change under it
     #   (tests/test_information_sets.py).
+    def stats(self) -> dict: ...                       # the game's own per-game figures (name -> number or
+    #   per-seat array) for the balance report; {} for a game without any
     def to_dict(self) -> dict: ...                     # an independent JSON-able snapshot
     def record(self) -> dict: ...                      # options, deal and actions
 
@@ -68,7 +78,10 @@ class ReferenceGame(Protocol):
 
 @runtime_checkable
 class JaxEngine(Protocol):
-    """Pure, jittable functions over a state pytree, and their batched forms."""
+    """Pure, jittable functions over a state pytree, and their batched forms.
+
+    Every state has the fields ``current`` () int32 (the seat to decide), ``terminated`` () bool
+    and ``illegal`` () bool (the game ended on an illegal action); a batch adds a leading axis."""
 
     num_actions: int
 
@@ -81,5 +94,9 @@ class JaxEngine(Protocol):
     def batch_step(self, states, actions): ...
     def batch_legal_mask(self, states): ...
     def batch_places(self, states): ...                # (B, seats) places, 1 = winner
+    def seat_places(self, states): ...                 # the same traceable (inside a caller's jit): (B, S) int32
+    #   over the state's whole seat axis S, 0 for a seat not in the game (the JAX PPO, the search)
     def batch_scores(self, states): ...                # (B, seats) each seat's score, as the game counts it
+    def batch_rounds(self, states): ...                # (B,) the round of each game, as the reference's ``round``
+    def batch_stats(self, states): ...                 # the reference's stats() for a batch, one row per game ({} none)
     def scores(self, state): ...                       # (players,) scores of one game

@@ -110,9 +110,3 @@ def game_picture(game) -> np.ndarray:
     plt.close(fig)
     return image
 
-
-def save_picture(game, path: str) -> None:
-    import matplotlib.pyplot as plt
-    fig = game_figure(game)
-    fig.savefig(path)
-    plt.close(fig)

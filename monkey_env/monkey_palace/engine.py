@@ -383,6 +383,11 @@ class Game:
     def scores(self) -> list[int]:
         return [self.bananas(s)["total"] for s in range(self.options.players)]
 
+    def stats(self) -> dict:
+        """No per-game figures here: Monkey Palace's (cards, colours, trophies) come from its
+        play_games part (apps/play_games.py) and balance lab."""
+        return {}
+
     def winners(self) -> list[int]:
         """Seat indices (from 0, like ``scores()`` and ``current``: ``scores()[w]`` is a winner's
         score) with most Banana Points; a tie goes to the Monkey trophy holder, else the tied share

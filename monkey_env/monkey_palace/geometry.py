@@ -28,10 +28,6 @@ def turn(heading: int, direction: str) -> int:
     return (heading + {"S": 0, "R": 1, "L": -1}[direction]) % 4
 
 
-def cell_index(x: int, y: int) -> int:
-    return y * BOARD_SIZE + x
-
-
 def cell_xy(index: int) -> tuple[int, int]:
     return index % BOARD_SIZE, index // BOARD_SIZE
 

@@ -361,7 +361,7 @@ def _draw_decoration(scene, pos, v, key, z0, z1):
 
 def _draw_animal(scene: _Scene, which: int, x: int, y: int, h: int, tall: int):
     """A figure on the knob of (x, y) at height h, standing ``tall`` bricks high, as a flat billboard."""
-    z = h * BRICK_H + (STUD_H if True else 0)
+    z = h * BRICK_H + STUD_H
     foot = _proj((x + 0.5, y + 0.5, z))
     top_layer = h + max(tall, 1) - 1
     key = (x + y + top_layer, -top_layer, 5)   # the upper voxel, drawn before same-sum ones lower down

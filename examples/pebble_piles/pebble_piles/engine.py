@@ -104,6 +104,10 @@ class Game:
     def scores(self) -> list[int]:
         return list(self.points)
 
+    def stats(self) -> dict:
+        """No per-game figures of its own (the balance report's seat win rates and lengths suffice)."""
+        return {}
+
     def places(self) -> list[int]:
         """1 = winner: the most points; equal points go to the seat that took the last pebble."""
         return places_of(self.points, self.last_taker)

@@ -49,7 +49,7 @@ class PebblePilesJax:
         self.batch_from_deal = jax.jit(jax.vmap(self.from_deal))    # (B, PILES) piles, (B,) players
         self.batch_step = jax.jit(jax.vmap(self.step))
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
-        self._batch_places = jax.jit(lambda s: batch_places(s.points, s.players, s.last_taker))
+        self._batch_places = jax.jit(self.seat_places)
 
     def params(self, options=None, /, **values):
         """The traced setting of one game: its player count (int32)."""
@@ -116,9 +116,22 @@ class PebblePilesJax:
         """(B, P) points of a batch of games of P players."""
         return np.asarray(states.points)[:, :int(np.max(np.asarray(states.players)))]
 
+    def seat_places(self, states: State) -> jnp.ndarray:
+        """(B, MAX_SEATS) int32 places, traceable: 1 = winner (the most points; a tie to the last
+        pebble's taker), 0 past the player count."""
+        return batch_places(states.points, states.players, states.last_taker)
+
     def batch_places(self, states: State) -> np.ndarray:
-        """(B, P) places, 1 = winner (the most points; a tie to the last pebble's taker)."""
+        """(B, P) places of a batch of games of P players."""
         return np.asarray(self._batch_places(states))[:, :int(np.max(np.asarray(states.players)))]
+
+    def batch_rounds(self, states: State) -> np.ndarray:
+        """(B,) the round being played, from 1, as the reference's Game.round."""
+        return np.asarray(states.round)
+
+    def batch_stats(self, states: State) -> dict:
+        """No figures of its own."""
+        return {}
 
     def scores(self, state: State) -> np.ndarray:
         return np.asarray(state.points)[:int(state.players)]

@@ -111,7 +111,7 @@ def _play(spec, options, name: str, args):
     from monkey_env.agents.registry import make_agent
     from monkey_env.apps.results_table import play_games
 
-    players = int(getattr(options, "players", 2))
+    players = int(options.players)
     agent = make_agent(name, args.seed, game=spec.name)
     batched = plays_batched(agent, options) and spec.has("jax_engine")
     seeds = np.arange(args.seed, args.seed + args.games)

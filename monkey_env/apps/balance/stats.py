@@ -59,9 +59,6 @@ class Estimate:
             return None
         return bool(self.p_value < 1 - self.conf)
 
-    def excludes(self, ref: float) -> bool:
-        return bool(self.lo > ref or self.hi < ref)
-
     def to_dict(self) -> dict:
         d = asdict(self)
         for k, v in d.items():

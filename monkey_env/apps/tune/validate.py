@@ -14,8 +14,6 @@ win rate, a max minus a min) and its change get percentile bootstrap intervals o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from monkey_env.apps.balance import stats as S
@@ -71,16 +69,6 @@ def _spread(win_shares: np.ndarray) -> float:
 def bootstrap_spread(x: np.ndarray, y: np.ndarray | None = None, draws: int = 1000, seed: int = 0) -> S.Estimate:
     """The seat spread of win shares x (games × seats), or spread(x) - spread(y), bootstrapped over games."""
     return S.bootstrap(_spread, x, y, draws=draws, seed=seed)
-
-
-@dataclass
-class Validated:
-    """One candidate's validation games and figures."""
-
-    label: str
-    candidate: dict
-    table: GameTable
-    figures: dict
 
 
 def figures(table: GameTable, config: ObjectiveConfig, bands: Bands, base: GameTable | None = None,

@@ -66,8 +66,8 @@ class GenericWeb:
         g = game
         over = g.game_over
         out = {"game": self.NAME, "title": self.TITLE, "score_name": self.score_name, "current": g.current,
-               "round": int(getattr(g, "round", 0)), "decisions": len(g.history), "game_over": over,
-               "end_reason": str(getattr(g, "end_reason", "") or ""), "phase": "GAME_OVER" if over else "TURN",
+               "round": int(g.round), "decisions": len(g.history), "game_over": over,
+               "end_reason": str(g.end_reason or ""), "phase": "GAME_OVER" if over else "TURN",
                "phase_words": "nothing: the game is over" if over else "choose an action",
                "text": self.text(g, viewer), "scores": [int(v) for v in g.scores()],
                "players": [{"seat": s, "score": int(v)} for s, v in enumerate(g.scores())]}

@@ -71,13 +71,10 @@ class JaxGame:
         self._init = jax.jit(self._init_impl)
         self._step = jax.jit(self._step_impl)
         self._observe = jax.jit(partial(observe, self.rules))
-        self._legal = jax.jit(self.legal_action_mask)
         self._batch_init = jax.jit(jax.vmap(self._init_impl))
         self.batch_step = jax.jit(jax.vmap(self._step_impl))
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
-        self.batch_observe = jax.jit(jax.vmap(partial(observe, self.rules)))
-        self._batch_places = jax.jit(self._places)
-        self.batch_coins = jax.jit(lambda states: states.coins)
+        self._batch_places = jax.jit(self.seat_places)
         self._features = self._tile_features()
         self._stats = jax.jit(self._batch_stats)
 
@@ -151,13 +148,17 @@ class JaxGame:
     def observe(self, state: State, player) -> dict:
         return self._observe(state, player)
 
-    def _places(self, states: State) -> jnp.ndarray:
+    def seat_places(self, states: State) -> jnp.ndarray:
         """(B, 4) int32 places (1 = winner, 0 = no such seat); ties share (monkey_env.core.outcome)."""
         return batch_places(states.coins, states.players, -jnp.ones_like(states.players))
 
     def batch_places(self, states: State) -> np.ndarray:
         """(B, P) places of a batch of games of P players (1 = winner)."""
         return np.asarray(self._batch_places(states))[:, :int(np.max(np.asarray(states.players)))]
+
+    def batch_rounds(self, states: State) -> np.ndarray:
+        """(B,) rounds played (every player one turn), as the reference's Game.round."""
+        return np.asarray(states.turns) // np.asarray(states.players)
 
     def batch_scores(self, states: State) -> np.ndarray:
         """(B, P) coins of a batch of games of P players."""

@@ -389,7 +389,7 @@ def closing_cells(rules: Rules, state: State) -> jnp.ndarray:
     against the cell (laying a tile there may close it), else 1 where some turn of the tile in
     hand has a part holding advisors whose open sides all face a neighbour's wall (that part
     would be a closed room of its own, paying its owner), else 0: laying the tile there closes no
-    room that pays anyone (a necessary condition; agents/forbidden_city_greedy.py plays out
+    room that pays anyone (a necessary condition; monkey_env/forbidden_city/agents/greedy.py plays out
     only these cells)."""
     n = rules.s.part_capacity
     occ, sides, qpart, _ = rules.faces(state)

@@ -82,9 +82,9 @@ def bench_sb3_trainer(cfg, updates: int = 2) -> dict:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from monkey_env.agents.ppo import policy_kwargs
     from monkey_env.agents.registry import make_agent
     from monkey_env.apps.train import SnapshotAgent
+    from monkey_env.monkey_palace.agents.sb3 import policy_kwargs
     from monkey_env.monkey_palace.envs.vec_env import MonkeyPalaceVecEnv
 
     torch.manual_seed(cfg.seed)

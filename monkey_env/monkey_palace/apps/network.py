@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class NetworkConfig(BaseModel):
-    """Monkey Palace's network sizes (agents/palace_network.py)."""
+    """Monkey Palace's network sizes (monkey_env/monkey_palace/agents/network.py)."""
     model_config = ConfigDict(extra="forbid")
     width: int = Field(32, ge=1, description="channels of the 8×8 token grid")
     hidden: int = Field(128, ge=1, description="global features")

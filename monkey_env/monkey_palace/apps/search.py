@@ -1,7 +1,7 @@
 """Monkey Palace's hooks for the search agent (agents/mcts.py, the ``search`` part of monkey_env.games):
 the redraw of the cards under the pile tops, and greedy's one-turn scores as a prior and value
 with no network (``mcts:prior=greedy``). Here at the applications' layer (tests/test_layers.py)
-because the greedy prior reads greedy's scores (agents/greedy.py)."""
+because the greedy prior reads greedy's scores (monkey_env/monkey_palace/agents/greedy.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ TURN_POINTS = 4.0   # the fallback value's estimate of one turn's Banana Points
 
 
 def greedy_prior_value(jax_game, turn_points: float = TURN_POINTS):
-    """A prior and value with no network: greedy's one-turn scores (agents/greedy.py).
+    """A prior and value with no network: greedy's one-turn scores (monkey_env/monkey_palace/agents/greedy.py).
 
     logits: a staircase's value in Banana Points (anchor and shape decisions), a card's points
     (buying, from greedy's buying order), greedy's small preferences elsewhere. value: the
@@ -26,8 +26,8 @@ def greedy_prior_value(jax_game, turn_points: float = TURN_POINTS):
     import jax
     import jax.numpy as jnp
 
-    from monkey_env.agents.greedy import batch_scores
-    from monkey_env.agents.staircase_values import POINT, buy_preference
+    from monkey_env.monkey_palace.agents.greedy import batch_scores
+    from monkey_env.monkey_palace.agents.staircase_values import POINT, buy_preference
     from monkey_env.monkey_palace.geometry import Colour
     from monkey_env.monkey_palace.jaxgame.rules import BUTTERFLY, MONKEY, OPT_BUTTERFLY, OPT_BUTTERFLY_OVERALL
 

@@ -91,7 +91,7 @@ class JaxGame(BatchedPlay):
         self._batch_resolve = jax.jit(self._resolve_and_finish)
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
         self.batch_scores = jax.jit(jax.vmap(self.rules.bananas))
-        self.batch_places = jax.jit(self._places)
+        self.batch_places = jax.jit(self.seat_places)
         self._bananas = jax.jit(self.rules.bananas)
 
     def params(self, options: GameOptions | None = None, /, **values) -> Params:
@@ -217,11 +217,19 @@ class JaxGame(BatchedPlay):
     def scores(self, state: State) -> np.ndarray:
         return np.asarray(self._bananas(state))[:int(state.players)]
 
-    def _places(self, states: State) -> jnp.ndarray:
+    def seat_places(self, states: State) -> jnp.ndarray:
         """(B, 4) int32 each seat's place (1 = winner, 0 = no such seat) by the rulebook's
         tie-break (the Monkey trophy's holder wins a tie), as monkey_env.core.outcome."""
         scores = jax.vmap(self.rules.bananas)(states)
         return batch_places(scores, states.players, states.holders[:, 0])
+
+    def batch_rounds(self, states: State) -> np.ndarray:
+        """(B,) the round being played, 1-based, as the reference's Game.round."""
+        return np.asarray(states.round)
+
+    def batch_stats(self, states: State) -> dict:
+        """None of its own: Monkey Palace's figures come with its play_games part (cards, colours, trophies)."""
+        return {}
 
     def places(self, state: State) -> list[int]:
         """A single game's places, as Game.places() on the reference engine."""

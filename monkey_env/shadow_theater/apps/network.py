@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class FlatNetworkConfig(BaseModel):
-    """The Shadow Theater's MLP (agents/game_networks.py FlatNet)."""
+    """The Shadow Theater's MLP (monkey_env/shadow_theater/agents/network.py FlatNet)."""
     model_config = ConfigDict(extra="forbid")
     hidden: int = Field(128, ge=1, description="units of each hidden layer")
     greedy_inputs: int = Field(1, ge=0, le=1, description="1: greedy's one-turn values are per-action inputs")

@@ -154,7 +154,6 @@ class ShadowTheaterJax:
         self._batch_init = jax.jit(jax.vmap(self.init))
         self.batch_step = jax.jit(self._batch_step)
         self.batch_legal_mask = jax.jit(jax.vmap(self.legal_action_mask))
-        self.batch_observe = jax.jit(jax.vmap(self.observe))
         self.batch_from_deal = jax.jit(jax.vmap(self.from_deal))
         self.batch_from_deal_with = jax.jit(jax.vmap(self.from_deal))   # (cards, scrolls, king, params) per game
         self.batch_points = jax.jit(jax.vmap(self.points))
@@ -228,9 +227,6 @@ class ShadowTheaterJax:
     def _scroll_is(self, s: State, seat, effect):
         sid = s.scroll[seat]
         return (sid >= 0) & (self.t.scroll_effect[jnp.maximum(sid, 0)] == effect)
-
-    def _scroll_amount(self, s: State, seat):
-        return s.scroll_amount[jnp.maximum(s.scroll[seat], 0)]
 
     # ------------------------------------------------------------------ round set-up and end
     def _start_round(self, s: State) -> State:
@@ -500,9 +496,16 @@ class ShadowTheaterJax:
         return states.lanterns
 
     def batch_places(self, states: State) -> jnp.ndarray:
-        """(B, 2) places, 1 = winner (more Lanterns; equal Lanterns share the first place)."""
+        """(B, 2) places, 1 = winner (more Lanterns; equal Lanterns share the first place); traceable,
+        so it is also the protocol's seat_places (both seats always play)."""
         lan = states.lanterns
         return 1 + (lan[:, ::-1] > lan).astype(jnp.int32)
+
+    seat_places = batch_places
+
+    def batch_rounds(self, states: State) -> np.ndarray:
+        """(B,) rounds started (1 during the first), as the reference's Game.round."""
+        return np.asarray(states.round)
 
     def batch_stats(self, states: State) -> dict:
         return {"kind_played": states.kind_played, "kind_held": states.kind_held, "scroll_rounds": states.scroll_rounds}

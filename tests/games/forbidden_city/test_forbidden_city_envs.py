@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import monkey_env
-from monkey_env.agents.forbidden_city_greedy import reference_closing_cells
 from monkey_env.agents.registry import known_names, make_agent
+from monkey_env.forbidden_city.agents.greedy import reference_closing_cells
 from monkey_env.forbidden_city.engine import Game
 from monkey_env.forbidden_city.jaxgame.env import jax_game_for
 from monkey_env.forbidden_city.jaxgame.rules import closing_cells

@@ -1,4 +1,4 @@
-"""Forbidden City's majority potential (agents/forbidden_city_majority.py), the JAX PPO's
+"""Forbidden City's majority potential (monkey_env/forbidden_city/agents/majority.py), the JAX PPO's
 per-action input, against a plain recomputation on the reference engine: for every legal
 placement of a few positions of a random 2-player game, lay the tile on a copy (no scoring) and
 sum, over the open rooms it touches, the payout margin of the seat to play over the room's open
@@ -10,7 +10,7 @@ import jax
 import numpy as np
 import pytest
 
-from monkey_env.agents.forbidden_city_majority import majority_potential
+from monkey_env.forbidden_city.agents.majority import majority_potential
 from monkey_env.forbidden_city.engine import Game
 from monkey_env.forbidden_city.geometry import DIRECTIONS, OPEN, node_id, opposite
 from monkey_env.forbidden_city.jaxgame.env import jax_game_for

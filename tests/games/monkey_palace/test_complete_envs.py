@@ -138,15 +138,15 @@ def test_the_vec_env_plays_whole_games_on_the_complete_action():
 
 def test_greedy_batched_refuses_the_complete_action_by_name():
     from monkey_env.agents.base import plays_batched
-    from monkey_env.agents.greedy import GreedyAgent
     from monkey_env.agents.random_agent import RandomAgent
+    from monkey_env.monkey_palace.agents.greedy import GreedyAgent
     from monkey_env.monkey_palace.options import GameOptions
 
     complete = GameOptions(**COMPLETE)
     assert complete.jax_plays()
     assert plays_batched(RandomAgent(0), complete)
     assert not plays_batched(GreedyAgent(0), complete) and plays_batched(GreedyAgent(0), GameOptions())
-    from monkey_env.agents.greedy import batch_scores
+    from monkey_env.monkey_palace.agents.greedy import batch_scores
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     jg = jax_game_for(complete)
     with pytest.raises(ValueError, match="greedy's batched scores value the catalogue's staircases only"):

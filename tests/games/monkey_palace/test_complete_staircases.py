@@ -259,14 +259,14 @@ def test_action_names_say_the_arch():
 
 # ---------------------------------------------------------------- greedy on every staircase
 def plan_value(game: Game, anchor, steps) -> int:
-    from monkey_env.agents.greedy import built_value
+    from monkey_env.monkey_palace.agents.greedy import built_value
     plan = game.palace.check_steps(anchor, steps, game.player.supply)
     assert plan.legal, plan.reason
     return built_value(game, plan.colour, len(plan.arches), plan.deco_top, max((s.units for s in plan.stacks), default=0))
 
 
 def test_greedy_builds_the_best_staircase_of_all_the_rules_allow():
-    from monkey_env.agents.greedy import GreedyAgent
+    from monkey_env.monkey_palace.agents.greedy import GreedyAgent
     greedy, rng = GreedyAgent(), np.random.default_rng(4)
     game = Game.new(players=2, map=1, seed=4, build_action="complete")
     checked = 0
@@ -287,7 +287,7 @@ def test_greedy_builds_the_best_staircase_of_all_the_rules_allow():
 
 
 def test_greedy_reaches_for_the_bonus_card():
-    from monkey_env.agents.greedy import GreedyAgent
+    from monkey_env.monkey_palace.agents.greedy import GreedyAgent
     game = complete_game(["b5", "", "", "b2"], (12, 7), supply=(3, 8, 0))
     greedy = GreedyAgent()
     while game.phase in (Phase.ANCHOR, Phase.SHAPE):

@@ -11,8 +11,8 @@ import pytest
 from scenario import begin_turn, build, pile, put_on_top, scenario_game, shape
 
 from monkey_env import Game, Phase
-from monkey_env.agents.greedy import GreedyAgent, staircase_value
 from monkey_env.agents.registry import make_agent
+from monkey_env.monkey_palace.agents.greedy import GreedyAgent, staircase_value
 from monkey_env.monkey_palace.apps.play_games import play_batch
 from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.monkey_palace.jaxgame import JaxGame

@@ -16,7 +16,6 @@ import mctx
 import numpy as np
 import pytest
 
-from monkey_env.agents.greedy import GreedyAgent
 from monkey_env.agents.mcts import (
     MASKED_LOGIT,
     MCTSAgent,
@@ -29,6 +28,7 @@ from monkey_env.agents.mcts import (
 from monkey_env.agents.random_agent import RandomAgent
 from monkey_env.agents.registry import make_agent, split_agent_names
 from monkey_env.apps.batch_play import game_keys
+from monkey_env.monkey_palace.agents.greedy import GreedyAgent
 from monkey_env.monkey_palace.apps.play_games import play_batch
 from monkey_env.monkey_palace.apps.search import greedy_prior_value, redraw_hidden_piles
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for

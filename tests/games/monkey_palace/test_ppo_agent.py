@@ -7,10 +7,10 @@ import jax
 import numpy as np
 import pytest
 
-from monkey_env.agents.ppo import PPOAgent, policy_kwargs
 from monkey_env.apps.evaluate import evaluate, seat_agents
 from monkey_env.apps.train import TrainConfig, load_config, train
 from monkey_env.core.config_loading import ConfigError
+from monkey_env.monkey_palace.agents.sb3 import PPOAgent, policy_kwargs
 from monkey_env.monkey_palace.engine import Game
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
@@ -136,8 +136,8 @@ def test_a_short_training_run_writes_checkpoints_and_a_curve(tmp_path):
 
 
 def test_the_sb3_checkpoint_plays_by_name(jg):
-    from monkey_env.agents.ppo import DEFAULT_CHECKPOINT
     from monkey_env.agents.registry import make_agent
+    from monkey_env.monkey_palace.agents.sb3 import DEFAULT_CHECKPOINT
 
     assert DEFAULT_CHECKPOINT.stat().st_size < 5 * 2**20  # small enough for the repository
     agent = make_agent("ppo-sb3", 0)
@@ -153,17 +153,17 @@ def test_the_sb3_checkpoint_plays_by_name(jg):
 
 def test_the_shipped_checkpoint_loads_outside_the_repository(tmp_path):
     """Installed, ``agents`` is ``monkey_env.agents``: the checkpoint's pickled policy settings
-    (which name ``agents.ppo``) must not be needed. A process whose path lacks the repository."""
+    (which name ``agents.ppo``, where it was trained) must not be needed. A process whose path lacks the repository."""
     import subprocess
     import sys
 
-    code = ("import sys; from monkey_env.agents.ppo import PPOAgent; "
+    code = ("import sys; from monkey_env.monkey_palace.agents.sb3 import PPOAgent; "
             "assert 'agents' not in sys.modules and not any(p in ('', '.') for p in sys.path[1:]); "
             "print(type(PPOAgent().model.policy.features_extractor).__module__)")
     out = subprocess.run([sys.executable, "-P", "-c", code], cwd=tmp_path, capture_output=True, text=True,
                          timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.strip() == "monkey_env.agents.ppo"
+    assert out.stdout.strip() == "monkey_env.monkey_palace.agents.sb3"
 
 
 def test_ppo_sb3_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed():

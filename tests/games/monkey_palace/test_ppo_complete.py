@@ -10,9 +10,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from monkey_env.agents.palace_network import compact_inputs, planes_from_compact
 from monkey_env.apps.jax_trainer import JaxTrainConfig, make_train
 from monkey_env.monkey_palace.actions import Phase
+from monkey_env.monkey_palace.agents.network import compact_inputs, planes_from_compact
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.options import GameOptions
 
@@ -122,7 +122,7 @@ def test_a_tiny_run_on_the_complete_action_learns_to_buy(jg):
     where a card is affordable, its probability of stopping instead falls below half of the
     untrained network's (measured on this code: 0.34 before, 0.0002 after 12 iterations, under
     0.03 from the 8th to the 24th; docs/AGENTS.md)."""
-    from monkey_env.agents.palace_network import masked_log_softmax
+    from monkey_env.agents.networks import masked_log_softmax
 
     cfg = JaxTrainConfig.model_validate(TINY)
     trainer = make_train(cfg, jg)

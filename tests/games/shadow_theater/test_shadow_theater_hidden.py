@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from monkey_env.agents.shadow_theater import action_values, reference_values
 from monkey_env.shadow_theater.actions import TURN
+from monkey_env.shadow_theater.agents.greedy import action_values, reference_values
 from monkey_env.shadow_theater.apps import web
 from monkey_env.shadow_theater.engine import Game
 from monkey_env.shadow_theater.envs.gym_env import ShadowTheaterGymEnv

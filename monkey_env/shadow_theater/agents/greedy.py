@@ -124,10 +124,3 @@ def _batch_policy(engine):
         return jax.vmap(one)(states, masks, keys)
 
     return policy
-
-
-def _greedy(seed: int):
-    return ShadowTheaterGreedy(seed)
-
-
-AGENTS = {"greedy": _greedy}

@@ -49,8 +49,8 @@ import flax.linen as nn
 import jax
 import jax.numpy as jnp
 
-from monkey_env.agents.staircase_values import POINT
 from monkey_env.monkey_palace.actions import Phase
+from monkey_env.monkey_palace.agents.staircase_values import POINT
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS
 from monkey_env.monkey_palace.jaxgame.observe import HEIGHT_SCALE, N_PLANES, observe
 
@@ -205,20 +205,6 @@ class PalaceNet(nn.Module):
         weights = self.param("feature_weights", lambda key: jnp.broadcast_to(init, (N_PHASES, N_ACTION_FEATURES)))
         logits = learned + jnp.einsum("baf,bf->ba", feats, weights[c.phase])
         return logits, value
-
-
-def masked_logits(logits, mask):
-    """Logits with illegal actions at -1e9 (never sampled: exp underflows to exactly zero)."""
-    return jnp.where(mask, logits, -1e9)
-
-
-def masked_log_softmax(logits, mask):
-    return jax.nn.log_softmax(masked_logits(logits, mask), -1)
-
-
-def masked_entropy(logits, mask):
-    logp = masked_log_softmax(logits, mask)
-    return -jnp.sum(jnp.where(mask, jnp.exp(logp) * logp, 0.0), -1)
 
 
 def dummy_inputs(jax_game, batch: int) -> CompactInputs:

@@ -1,4 +1,4 @@
-"""The PPO baseline: sb3-contrib's MaskablePPO with a feature extractor for the palace.
+"""Monkey Palace's Stable-Baselines3 PPO (its ``sb3`` part): sb3-contrib's MaskablePPO with a feature extractor for the palace.
 
 The policy sees the observation of :mod:`monkey_env.monkey_palace.envs.observation`: a small CNN reads the
 plate's planes (20×32×32) and an MLP the vector; their features are joined and fed to the
@@ -24,7 +24,9 @@ from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-DEFAULT_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "ppo_2p_map1.zip"
+from monkey_env.agents.ppo_jax import CHECKPOINTS
+
+DEFAULT_CHECKPOINT = CHECKPOINTS / "ppo_2p_map1.zip"     # in agents/checkpoints/, beside every shipped checkpoint
 
 
 class PalaceExtractor(BaseFeaturesExtractor):
@@ -62,7 +64,7 @@ def saved_policy_kwargs(path: str | Path) -> dict:
     """The checkpoint's policy settings read from its JSON, with this module's extractor class.
 
     SB3 also stores them pickled, and the pickle names the extractor by the module it was trained
-    under (``agents.ppo`` before the agents moved into ``monkey_env``), which an installed copy
+    under (``agents.ppo``, before the agents moved into ``monkey_env`` and then into the game's folder), which an installed copy
     cannot import; SB3's ``custom_objects`` takes this copy instead. Other extractors: unchanged."""
     with zipfile.ZipFile(path) as z:
         saved = json.loads(z.read("data")).get("policy_kwargs", {})

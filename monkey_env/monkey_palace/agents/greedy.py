@@ -33,7 +33,7 @@ to the lowest action index. The scores:
 ``act`` reads only public information of a reference :class:`~monkey_env.monkey_palace.engine.Game` (the pile
 tops, never the order inside a pile). ``act_batch`` computes the same scores on the JAX engine,
 jit-compiled over the batch; the staircase values come from
-:mod:`monkey_env.agents.staircase_values`, which evaluates every legal pair along the walk that
+:mod:`monkey_env.monkey_palace.agents.staircase_values`, which evaluates every legal pair along the walk that
 computes the anchor mask, for the games at an anchor or shape decision only (in small groups).
 tests/games/monkey_palace/test_greedy.py plays both in lockstep and asserts identical choices.
 """
@@ -44,9 +44,10 @@ from functools import cache
 
 import numpy as np
 
-# One Banana Point in a staircase's value, and the buying order: shared with the JAX scores.
-from monkey_env.agents.staircase_values import POINT, buy_preference
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
+
+# One Banana Point in a staircase's value, and the buying order: shared with the JAX scores.
+from monkey_env.monkey_palace.agents.staircase_values import POINT, buy_preference
 from monkey_env.monkey_palace.geometry import GROUND_OF_COLOUR, NUM_CELLS, Colour, cell_xy
 
 
@@ -211,7 +212,7 @@ def batch_scores(jg):
     import jax
     import jax.numpy as jnp
 
-    from monkey_env.agents import staircase_values as sv
+    from monkey_env.monkey_palace.agents import staircase_values as sv
 
     t, st, L = jg.tables, jg.static, jg.layout
     if st.complete:      # the search agent's greedy prior and the PPO's inputs ask here too

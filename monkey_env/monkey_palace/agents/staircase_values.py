@@ -1,5 +1,5 @@
 """What a staircase brings this turn, for every legal (anchor, shape) pair: the greedy agent's
-value (agents/greedy.py states it readably on the reference engine; the two are held together
+value (monkey_env/monkey_palace/agents/greedy.py states it readably on the reference engine; the two are held together
 by tests/games/monkey_palace/test_greedy.py).
 
     value = POINT * (bananas of the cards the credits buy + bonus card + trophies) + decoration top

@@ -139,7 +139,3 @@ def _batched_greedy(jg):
         keys = jax.random.split(key, masks.shape[0])
         return batched(states, jnp.asarray(masks), keys)
     return act
-
-
-# Forbidden City's named agents (its ``agents`` part in monkey_env.games; random is generic).
-AGENTS = {"greedy": ForbiddenCityGreedy}

@@ -1,6 +1,6 @@
 """Forbidden City's majority potential: what a placement does to the majorities of open rooms.
 
-The greedy agent (agents/forbidden_city_greedy.py) values a placement by the coins it pays this
+The greedy agent (monkey_env/forbidden_city/agents/greedy.py) values a placement by the coins it pays this
 turn, so every placement that closes nothing is worth 0 to it and it picks among them at random:
 it never builds a majority in a room that is still open, and it adds its dragons and tiles to
 rooms the others lead. ``majority_potential(jg)`` is a traceable ``(state, mask) -> (A,) float32``:
@@ -14,7 +14,7 @@ for each placement (at most MAX_LOOKED legal ones, in table order; the others an
 (the open sides: a room with fewer is nearer to closing; its coins are its own, tiles and dragons,
 not its door links'). Rooms the placement closes are left out: greedy's values count them. The
 JAX PPO of Forbidden City takes the potential as a per-action input (``majority_inputs: 1``,
-agents/game_networks.py CityNet); as a hand-made rule, greedy's value plus half the potential won
+monkey_env/forbidden_city/agents/network.py CityNet); as a hand-made rule, greedy's value plus half the potential won
 0.970 of 400 games against greedy (experiments/forbidden_city_majority_rule.py, docs/games/forbidden_city.md).
 """
 

@@ -1,0 +1,67 @@
+"""Monkey Palace's JAX PPO parts (its ``policy`` part; agents/ppo_games.py says what a PolicyGame is).
+
+The network and its compact inputs (agents/network.py: greedy's scores are per-action inputs),
+the batched greedy (agents/greedy.py) as the league's opponent, Banana Points as the score.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+from monkey_env.agents.ppo_games import PolicyGame
+
+
+class MonkeyPalacePolicy(PolicyGame):
+    name, seats = "monkey_palace", 4
+    checkpoint_file = "ppo_jax.msgpack"      # the first game's, named before there were others
+
+    def __init__(self, engine):
+        from monkey_env.monkey_palace.agents.greedy import batch_scores
+        super().__init__(engine)
+        # The complete build action: greedy's batched scores value the catalogue only, so its
+        # network has no greedy inputs and its league has no greedy opponent (has_greedy).
+        self.complete = bool(engine.static.complete)
+        self._scores = (lambda states, masks: jnp.zeros(masks.shape, jnp.int32)) if self.complete else batch_scores(engine)
+
+    def has_greedy(self) -> bool:
+        """Whether the batched greedy plays this engine (not on the complete build action, so far)."""
+        return not self.complete
+
+    def build_network(self, network: dict):
+        from monkey_env.monkey_palace.agents.network import PalaceNet
+        return PalaceNet(n_shapes=self.engine.static.n_shapes, n_actions=self.engine.num_actions,
+                         n_rises=self.engine.static.n_rises if self.complete else 0, **network)
+
+    def init_params(self, network: dict, key=None):
+        from monkey_env.monkey_palace.agents.network import dummy_inputs
+        net = self.build_network(network)
+        return net.init(jax.random.PRNGKey(0) if key is None else key, dummy_inputs(self.engine, 1))
+
+    def settings(self, games) -> list:
+        return [self.engine.params(games.options.replace(players=p, map=m)) for p in games.players for m in games.maps]
+
+    def eval_params(self, games, evaluation):
+        return self.engine.params(games.options.replace(players=evaluation.players, map=evaluation.map))
+
+    def inputs(self, states, masks, need):
+        from monkey_env.monkey_palace.agents.network import compact_inputs
+        scores = self._scores(states, masks & need[:, None])
+        inputs = jax.vmap(partial(compact_inputs, self.engine))(states, states.current, scores, masks)
+        return inputs, scores
+
+    def greedy(self, states, masks, aux, key, need):
+        from monkey_env.monkey_palace.agents.greedy import greedy_choice
+        if self.complete:
+            raise ValueError("greedy's batched scores value the catalogue's staircases only: a run on build_action "
+                             "'complete' has no greedy opponent (league weight greedy: 0, no greedy_slots)")
+        return greedy_choice(aux, masks)
+
+    def greedy_needs_inputs(self) -> bool:
+        return True              # greedy's choice is read from the inputs' scores
+
+    def state_of(self, game):
+        from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
+        return jax_state_from_game(self.engine, game)
