@@ -84,3 +84,24 @@ def exported_function(fn, example_args: tuple, name: str, fingerprint: str):
         return jax.jit(program.call)
     except Exception:   # an old cache file, a JAX without serialization: trace as usual
         return jax.jit(fn)
+
+
+def on_device(value, dtype=None):
+    """``jnp.asarray(value, dtype)`` without compiling anything: jnp.asarray converts a list (or
+    a NumPy array) on the device with a small jitted program per shape and dtype, tens of
+    milliseconds each at start-up; the NumPy array put on the device as it is costs none."""
+    import jax
+    import numpy as np
+
+    return jax.device_put(np.asarray(value, dtype))
+
+
+def prng_key(seed: int):
+    """``jax.random.PRNGKey(seed)`` without compiling (see on_device): a threefry key of a seed
+    in [0, 2^32) is the pair (0, seed); other seeds and key types go through JAX."""
+    import jax
+    import numpy as np
+
+    if jax.config.jax_default_prng_impl == "threefry2x32" and 0 <= seed < 2**32:
+        return jax.device_put(np.array([0, seed], np.uint32))
+    return jax.random.PRNGKey(seed)

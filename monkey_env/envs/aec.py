@@ -16,6 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from monkey_env.core.jax_cache import prng_key
 from monkey_env.core.protocol import ILLEGAL_PENALTY
 from monkey_env.envs.hooks import EnvHooks
 from monkey_env.envs.observation import flat_space, flatten, to_numpy
@@ -111,7 +112,7 @@ class JaxAECEnv(AECEnv):
         if seed is None:
             seed = self.default_seed if self.default_seed is not None else int(np.random.SeedSequence().entropy % 2**31)
         self.game_seed = int(seed)
-        self.state = self._init(jax.random.PRNGKey(self.game_seed), self.params)
+        self.state = self._init(prng_key(self.game_seed), self.params)
         self.mirror = ReferenceMirror(self.hooks, self.jax_game, self.state, self.options.with_seed(self.game_seed))
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

@@ -11,7 +11,9 @@ is held in ``shape_mask``: the ARCH range then FINISH (the layout's SHAPE range 
 from __future__ import annotations
 
 import jax.numpy as jnp
+import numpy as np
 
+from monkey_env.core.jax_cache import on_device
 from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, Knob, heading_step
 from monkey_env.monkey_palace.jaxgame import complete_masks as cm
@@ -19,7 +21,7 @@ from monkey_env.monkey_palace.jaxgame.legality import _BUILDABLE, _GROUND, anima
 from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, PENDING_SHAPE_MASK, State
 from monkey_env.monkey_palace.jaxgame.tables import Static
 
-_STEPS = jnp.asarray([heading_step(h) for h in range(4)], jnp.int32)   # (4, 2) dx, dy
+_STEPS = on_device([heading_step(h) for h in range(4)], np.int32)   # (4, 2) dx, dy
 
 
 def planes(s: State, static: Static):

@@ -26,7 +26,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from monkey_env.core.jax_cache import exported_function, source_fingerprint
+from monkey_env.core.jax_cache import exported_function, prng_key, source_fingerprint
 from monkey_env.core.outcome import batch_places
 from monkey_env.core.protocol import ILLEGAL_PENALTY
 from monkey_env.monkey_palace.actions import N_PILES, ActionLayout
@@ -104,13 +104,14 @@ class JaxGame(BatchedPlay):
 
     def init(self, key: jax.Array, params: Params | None = None) -> State:
         """A new game dealt from ``key`` (pure, jittable, vmappable)."""
-        return self._reset_or_step_call(self.blank_state(), jnp.int32(0), key,
-                                        self.default_params if params is None else params, jnp.asarray(True))
+        # NumPy constants: a jnp scalar made outside a trace compiles a small program.
+        return self._reset_or_step_call(self.blank_state(), np.int32(0), key,
+                                        self.default_params if params is None else params, np.bool_(True))
 
     def step(self, state: State, action) -> State:
         """One decision (pure, jittable, vmappable); see the module docstring for its rules."""
-        return self._reset_or_step_call(state, jnp.asarray(action, jnp.int32), jax.random.PRNGKey(0),
-                                        self.default_params, jnp.asarray(False))
+        action = action if isinstance(action, jax.core.Tracer) else np.asarray(action, np.int32)
+        return self._reset_or_step_call(state, action, prng_key(0), self.default_params, np.bool_(False))
 
     def _reset_or_step_call(self, *args) -> State:
         """Called on concrete arrays (an environment's reset or step), the program exported to

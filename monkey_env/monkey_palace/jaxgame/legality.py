@@ -13,12 +13,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from monkey_env.core.jax_cache import on_device
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, Knob
 from monkey_env.monkey_palace.jaxgame.state import State
 from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
 
-_BUILDABLE = jnp.asarray([Knob(k) in BUILDABLE for k in range(len(Knob))])
-_GROUND = jnp.asarray([Knob(k) in GROUND_OF_COLOUR for k in range(len(Knob))])
+_BUILDABLE = on_device([Knob(k) in BUILDABLE for k in range(len(Knob))])
+_GROUND = on_device([Knob(k) in GROUND_OF_COLOUR for k in range(len(Knob))])
 _FAR = 127  # height of everything off the plate: no arch passes there
 
 

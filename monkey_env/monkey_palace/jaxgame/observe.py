@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
+from monkey_env.core.jax_cache import on_device
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS, heading_step
 from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS, State
@@ -24,7 +26,7 @@ ROUND_SCALE = 16.0         # rounds
 BONUS_LEFT_SCALE = 14.0    # bonus cards left
 BANANA_SCALE = 40.0        # Banana Points
 
-_STEPS = jnp.asarray([heading_step(h) for h in range(4)], jnp.int32)   # (4, 2) dx, dy per heading
+_STEPS = on_device([heading_step(h) for h in range(4)], np.int32)   # (4, 2) dx, dy per heading
 
 N_PLANES = 1 + 13 + 3 + 3  # height, knob one-hot, monkey/butterfly/frog, legal anchors/anchor/decoration
 # The vector's length, entry group by entry group (in the order observe() concatenates them).

@@ -8,8 +8,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import jax.numpy as jnp
+import numpy as np
 from jax import export
 
+from monkey_env.core.jax_cache import on_device
 from monkey_env.monkey_palace.config import load_map
 from monkey_env.monkey_palace.game_data import GameData
 from monkey_env.monkey_palace.geometry import HEADING_NAMES
@@ -73,12 +75,12 @@ class ParamsMaker:
             map_config = load_map(options.map, options.config_dir)
             palace = Palace.from_map(map_config, self.data.tray.animal_height)
             palace.place_start_staircase(tuple(map_config.start.anchor), HEADING_NAMES.index(map_config.start.heading))
-            self._maps[key] = (jnp.asarray(palace.height, jnp.int8), jnp.asarray(palace.knob, jnp.int8),
-                               jnp.asarray(palace.deco_max, jnp.int32))
+            self._maps[key] = (on_device(palace.height, np.int8), on_device(palace.knob, np.int8),
+                               on_device(palace.deco_max, np.int32))
         height, knob, deco_max = self._maps[key]
-        flags = jnp.asarray([options.butterfly, options.frog, options.monkey_move == "mandatory",
-                             options.butterfly_rule == "highest_overall", options.end_trigger == "last_taken"])
-        return Params(jnp.int32(options.players), flags, height, knob, deco_max, *self.values)
+        flags = on_device([options.butterfly, options.frog, options.monkey_move == "mandatory",
+                           options.butterfly_rule == "highest_overall", options.end_trigger == "last_taken"])
+        return Params(on_device(options.players, np.int32), flags, height, knob, deco_max, *self.values)
 
     @property
     def values(self) -> tuple:
@@ -86,8 +88,8 @@ class ParamsMaker:
         if self._values is None:
             tray = self.data.tray
             el = lambda e: (e.arches, e.bricks, e.columns)
-            self._values = (jnp.asarray([c.bananas for c in self.data.cards], jnp.int32),
-                            jnp.asarray([el(b.starting) for b in self.data.boards.boards], jnp.int32),
-                            jnp.int32(tray.bonus.points),
-                            jnp.asarray([tray.trophies.monkey, tray.trophies.butterfly, tray.trophies.frog], jnp.int32))
+            self._values = (on_device([c.bananas for c in self.data.cards], np.int32),
+                            on_device([el(b.starting) for b in self.data.boards.boards], np.int32),
+                            on_device(tray.bonus.points, np.int32),
+                            on_device([tray.trophies.monkey, tray.trophies.butterfly, tray.trophies.frog], np.int32))
         return self._values

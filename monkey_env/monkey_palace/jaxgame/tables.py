@@ -13,6 +13,7 @@ from typing import NamedTuple
 import jax.numpy as jnp
 import numpy as np
 
+from monkey_env.core.jax_cache import on_device
 from monkey_env.monkey_palace.catalogue import ARCH_SPAN
 from monkey_env.monkey_palace.game_data import GameData
 from monkey_env.monkey_palace.geometry import heading_step
@@ -99,20 +100,20 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     el = lambda e: (e.arches, e.bricks, e.columns)
     tray = data.tray
     tables = Tables(
-        card_cost=jnp.asarray([c.cost for c in cards], jnp.int32),
-        card_colour=jnp.asarray([COLOUR_CODES[c.colour] for c in cards], jnp.int32),
-        card_pile=jnp.asarray([c.pile for c in cards], jnp.int32),
-        card_instant=jnp.asarray(instant),
-        card_recurring=jnp.asarray([c.recurring for c in cards], jnp.int32),
-        pile_cards=jnp.asarray(pile_cards),
-        pile_size=jnp.asarray([len(p) for p in data.pile_cards], jnp.int32),
-        board_recurring=jnp.asarray([el(b.recurring) for b in boards], jnp.int32),
-        tray_total=jnp.asarray(el(tray.elements), jnp.int32),
-        shape_k=jnp.asarray([s.arches for s in shapes], jnp.int32),
-        shape_base=jnp.asarray([s.base for s in shapes], jnp.int32),
-        shape_rise=jnp.asarray([s.rise for s in shapes], jnp.int32),
-        arch_near=jnp.asarray(near), arch_m1=jnp.asarray(m1), arch_m2=jnp.asarray(m2), arch_far=jnp.asarray(far),
-        arch_level=jnp.asarray(level), arch_valid=jnp.asarray(valid),
+        card_cost=on_device([c.cost for c in cards], np.int32),
+        card_colour=on_device([COLOUR_CODES[c.colour] for c in cards], np.int32),
+        card_pile=on_device([c.pile for c in cards], np.int32),
+        card_instant=on_device(instant),
+        card_recurring=on_device([c.recurring for c in cards], np.int32),
+        pile_cards=on_device(pile_cards),
+        pile_size=on_device([len(p) for p in data.pile_cards], np.int32),
+        board_recurring=on_device([el(b.recurring) for b in boards], np.int32),
+        tray_total=on_device(el(tray.elements), np.int32),
+        shape_k=on_device([s.arches for s in shapes], np.int32),
+        shape_base=on_device([s.base for s in shapes], np.int32),
+        shape_rise=on_device([s.rise for s in shapes], np.int32),
+        arch_near=on_device(near), arch_m1=on_device(m1), arch_m2=on_device(m2), arch_far=on_device(far),
+        arch_level=on_device(level), arch_valid=on_device(valid),
     )
     # The anchor mask works on int8 planes: every height, level and unit count must fit.
     most_units = max(s.base + (s.arches - 1) * s.rise + sum(st.level for st in s.steps) for s in shapes)
