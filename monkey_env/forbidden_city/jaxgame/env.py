@@ -21,6 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from monkey_env.core.jax_cache import on_device
 from monkey_env.core.outcome import batch_places
 from monkey_env.core.protocol import ILLEGAL_PENALTY
 from monkey_env.forbidden_city.engine import TILES_LEFT_AT_END, ActionLayout
@@ -66,7 +67,7 @@ class JaxGame:
         self.rules = Rules(self.tables, self.static)
         self.illegal_penalty = float(illegal_penalty)
         self.default_options = options
-        self._values = (jnp.asarray(self.static.coins, jnp.int32), self.tables.advisors, self.tables.dragons)
+        self._values = (on_device(self.static.coins, np.int32), self.tables.advisors, self.tables.dragons)
         self.default_params = self.params(options)
         self._init = jax.jit(self._init_impl)
         self._step = jax.jit(self._step_impl)
@@ -87,8 +88,8 @@ class JaxGame:
             options = self.default_options.replace(**values) if values else self.default_options
         elif values:
             options = options.replace(**values)
-        return Params(jnp.int32(options.players), jnp.int32(START_SIDES.index(options.start_side)),
-                      jnp.int32(ENDINGS.index(options.ending)), *self._values)
+        return Params(on_device(options.players, np.int32), on_device(START_SIDES.index(options.start_side), np.int32),
+                      on_device(ENDINGS.index(options.ending), np.int32), *self._values)
 
     # ------------------------------------------------------------------ init / step
     def init(self, key: jax.Array, params: Params | None = None) -> State:

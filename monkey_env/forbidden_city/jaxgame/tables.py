@@ -12,6 +12,7 @@ from typing import NamedTuple
 import jax.numpy as jnp
 import numpy as np
 
+from monkey_env.core.jax_cache import on_device
 from monkey_env.forbidden_city.game_data import START_SIDES, GameData
 from monkey_env.forbidden_city.geometry import DOOR, OPEN
 from monkey_env.forbidden_city.jaxgame.state import FACING_ALL_EMPTY, MAX_PLAYERS
@@ -109,14 +110,14 @@ def build_tables(data: GameData) -> tuple[Tables, Static]:
     start_parts = max(sum(f.parts for row in data.start_cells(side) for f in row) for side in START_SIDES)
     part_capacity = start_parts + max(2 * sum(kind_parts), MAX_PLAYERS * sum(kind_parts[:data.base_size]))
     tables = Tables(
-        sides=jnp.asarray(sides), quarter_part=jnp.asarray(qpart), floors=jnp.asarray(floors),
-        parts=jnp.asarray(np.array([f.parts for f in faces], np.int8)),
-        advisors=jnp.asarray(advisors), dragons=jnp.asarray(dragons),
-        counts=jnp.asarray(np.array([f.counts for f in faces], bool)),
-        start_ids=jnp.asarray(np.arange(2 * n_start, dtype=np.int16).reshape(2, n_start)),
-        side_code=jnp.asarray(code.astype(np.int8)),
-        two_counting=jnp.asarray(np.array([f.parts == 2 and f.counts for f in faces], bool)),
-        fits=jnp.asarray(fits_table(code[2 * n_start:])))
+        sides=on_device(sides), quarter_part=on_device(qpart), floors=on_device(floors),
+        parts=on_device(np.array([f.parts for f in faces], np.int8)),
+        advisors=on_device(advisors), dragons=on_device(dragons),
+        counts=on_device(np.array([f.counts for f in faces], bool)),
+        start_ids=on_device(np.arange(2 * n_start, dtype=np.int16).reshape(2, n_start)),
+        side_code=on_device(code.astype(np.int8)),
+        two_counting=on_device(np.array([f.parts == 2 and f.counts for f in faces], bool)),
+        fits=on_device(fits_table(code[2 * n_start:])))
     static = Static(size=data.size, span=data.start_span, origin=data.start_origin("beginner"), n_start=n_start,
                     n_kinds=len(data.kinds), base_size=data.base_size,
                     coins=tuple(getattr(coins, f) for f in COIN_FIELDS), door_capacity=max(1, door_capacity),

@@ -30,6 +30,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from monkey_env.core.jax_cache import on_device
 from monkey_env.core.protocol import ILLEGAL_PENALTY
 from monkey_env.shadow_theater.actions import (
     COLLECT,
@@ -111,14 +112,14 @@ VALUE_FIELDS = Params._fields
 def data_params(data: GameData) -> Params:
     """The game data's own values as Params."""
     g = data.game
-    i32 = partial(jnp.asarray, dtype=jnp.int32)
+    i32 = partial(on_device, dtype=np.int32)
     return Params(i32([c.amount for c in data.cards]), i32([c.points for c in data.cards]),
                   i32([x.amount for x in data.scrolls]), i32([getattr(g.scoring, f) for f in SCORING_FIELDS]),
-                  i32([g.starting_monkeys["starter"], g.starting_monkeys["other"]]), jnp.int32(g.lanterns_to_win))
+                  i32([g.starting_monkeys["starter"], g.starting_monkeys["other"]]), on_device(g.lanterns_to_win, np.int32))
 
 
 def build_tables(data: GameData) -> Tables:
-    i32 = partial(jnp.asarray, dtype=jnp.int32)
+    i32 = partial(on_device, dtype=np.int32)
     c, s = data.cards, data.scrolls
     res = lambda r: -1 if r is None else (RESOURCES + ("cards",)).index(r)
     return Tables(i32([x.kind for x in c]), i32([x.location for x in c]), i32([CARD_EFFECTS.index(x.effect) for x in c]),
@@ -143,7 +144,7 @@ class ShadowTheaterJax:
         self.n_kinds, self.n_scrolls = len(self.data.kinds), len(self.data.scrolls)
         self.deck_size = g.weapon_cards_per_round
         self.spaces = g.spaces_per_location
-        self.start_reserve = jnp.asarray([g.monkeys, g.jade, g.peaches], jnp.int32)
+        self.start_reserve = on_device([g.monkeys, g.jade, g.peaches], np.int32)
         self.illegal_penalty = illegal_penalty
         # Static counts from the data (loop bounds, not traced values).
         data_most = max([s.amount for s in self.data.scrolls if s.effect == "start" and s.resource == "cards"], default=0)
