@@ -69,6 +69,21 @@ def test_an_evaluate_report_says_where_it_comes_from(capsys):
     assert any(p.name == "ppo_jax_shadow_theater.msgpack" for p in shipped_checkpoints(["ppo"]))
 
 
+def test_a_report_names_the_commit_its_run_started_from(monkeypatch):
+    """A long run (a tune, a benchmark) writes its report after the checkout may have moved on:
+    the provenance names the commit the command started from, and the one at the end if it differs."""
+    from monkey_env.core import provenance as prov
+
+    commits = iter(["aaa111", "bbb222+dirty", "aaa111"])
+    monkeypatch.setattr(prov, "checkout_commit", lambda: next(commits))
+    monkeypatch.setattr(prov, "_commit_at_start", None)
+    prov.set_command(["tune", "--game", "forbidden_city"])
+    moved = prov.provenance()
+    assert moved["commit"] == "aaa111" and moved["commit_at_end"] == "bbb222+dirty"
+    same = prov.provenance()
+    assert same["commit"] == "aaa111" and "commit_at_end" not in same
+
+
 def test_run_as_a_module_every_command_plays_the_chosen_game():
     """`python -m monkey_env.apps.cli` runs the module as __main__; the subcommands in other modules
     must still see the --game it chose (they played Monkey Palace before)."""

@@ -17,13 +17,16 @@ import time
 from pathlib import Path
 
 _command: list[str] | None = None
+_commit_at_start: str | None = None
 
 
 def set_command(argv: list[str]) -> None:
     """The command line a report is made by, as the person typed it (the CLI calls this with its
-    argv; otherwise this process's argv is taken)."""
-    global _command
+    argv; otherwise this process's argv is taken), and the commit its code was read from: a long
+    run's report is written after the checkout may have moved on."""
+    global _command, _commit_at_start
     _command = ["monkey-palace", *argv]
+    _commit_at_start = checkout_commit()
 
 
 def checkout_commit() -> str | None:
@@ -58,14 +61,17 @@ def provenance(*, started: float | None = None, checkpoints=(), command: list[st
     ``command``: the command line (this process's by default); ``load_before``: the load average
     taken when the run began (the one now is recorded too)."""
     argv = command or _command or [Path(sys.argv[0]).name] + sys.argv[1:]
+    now = checkout_commit()
     out = {
         "command": shlex.join(argv),
-        "commit": checkout_commit(),
+        "commit": _commit_at_start or now,
         "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": {"cores": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
                     "load_average_before": load_before, "load_average_after": load_average()},
         "checkpoints": {str(p): file_hash(p) for p in checkpoints if Path(p).is_file()},
     }
+    if now != out["commit"]:      # the checkout changed during the run: the report says so
+        out["commit_at_end"] = now
     if started is not None:
         out["seconds"] = round(time.perf_counter() - started, 1)
     return out

@@ -199,7 +199,8 @@ def write(summary: dict, out: str | Path) -> Path:
     prov = summary.get("provenance")
     if prov:
         machine = prov["machine"]
-        md += [f"Made {prov['date']} at commit {prov['commit']} by `{prov['command']}` in {prov.get('seconds', 0):.0f} s "
+        moved = f" (the checkout was at {prov['commit_at_end']} when it ended)" if prov.get("commit_at_end") else ""
+        md += [f"Made {prov['date']} at commit {prov['commit']}{moved} by `{prov['command']}` in {prov.get('seconds', 0):.0f} s "
                f"on {machine['cores']} cores (load {machine['load_average_before']} before, "
                f"{machine['load_average_after']} after); checkpoints {prov['checkpoints'] or 'none'}.", ""]
     for p in pictures:
