@@ -136,7 +136,7 @@ def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: Non
     runs = []
     for r in range(repeats):
         before = load_average()
-        row = train_bench_once(iterations, iterations)
+        row = train_bench_once(iterations, iterations, log=lambda line, r=r: log(f"repeat {r + 1}/{repeats}, {line}"))
         row["load_average_before"], row["load_average_after"] = before, load_average()
         runs.append(row)
         log(f"repeat {r + 1}/{repeats}: JAX {row['train_decisions_per_second_jax']:.0f}/s, "
@@ -160,8 +160,9 @@ def summarise_repeats(runs: list[dict]) -> dict:
     return out
 
 
-def train_bench_once(jax_iterations: int, sb3_updates: int) -> dict:
-    """One timing of the three trainers (module docstring)."""
+def train_bench_once(jax_iterations: int, sb3_updates: int, log=lambda line: None) -> dict:
+    """One timing of the three trainers (module docstring); ``log`` hears each trainer's figure
+    as it is taken (a repeat takes many minutes on a 2-core CPU)."""
     import monkey_env.configs as configs
     from monkey_env.apps.train import load_config
 
@@ -174,14 +175,19 @@ def train_bench_once(jax_iterations: int, sb3_updates: int) -> dict:
                   "league": {**jax_cfg.league.model_dump(), "weights": weights},
                   "ppo": {**jax_cfg.ppo.model_dump(), "num_envs": sb3.num_envs}}
     shipped = type(jax_cfg).model_validate({**jax_cfg.model_dump(), **same_games})
+    said = lambda name, row, first: log(f"{name}: {row['train_decisions_per_second']:.0f} learner decisions/s "
+                                        f"({first} {row.get('compile_seconds', row.get('first_update_seconds', 0)):.0f} s)")
     jax_row = bench_jax_trainer(shipped, jax_iterations)
+    said("JAX trainer", jax_row, "compile")
     sb3_row = bench_sb3_trainer(sb3, sb3_updates)
+    said("SB3 trainer", sb3_row, "first update")
     # The JAX network grown to about the SB3 policy's parameter count (its global layers widened).
     scale = max(1.0, (sb3_row["parameters"] / jax_row["parameters"]) ** 0.5)
     bigger = {**shipped.network.model_dump(), "width": int(round(shipped.network.width * scale)),
               "hidden": int(round(shipped.network.hidden * scale))}
     sized = type(jax_cfg).model_validate({**shipped.model_dump(), "network": bigger})
     jax_sized = bench_jax_trainer(sized, jax_iterations)
+    said("JAX trainer at the SB3 network's size", jax_sized, "compile")
     return {
         "train_decisions_per_second_jax": jax_row["train_decisions_per_second"],
         "train_decisions_per_second_sb3": sb3_row["train_decisions_per_second"],

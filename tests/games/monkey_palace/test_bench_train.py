@@ -11,9 +11,10 @@ import monkey_env.monkey_palace.apps.bench_train as bench_train
 def fake_once(ratios):
     ratios = iter(ratios)
 
-    def once(jax_iterations, sb3_updates):
+    def once(jax_iterations, sb3_updates, log):
         assert jax_iterations == sb3_updates == 4
         r = next(ratios)
+        log(f"JAX trainer: {100.0 * r:.0f} learner decisions/s")
         return {"train_decisions_per_second_jax": 100.0 * r, "train_decisions_per_second_sb3": 100.0,
                 "train_decisions_per_second_jax_sb3_sized": 50.0 * r, "train_ratio_vs_sb3": r,
                 "train_ratio_vs_sb3_same_size": r / 2, "jax": {"r": r}, "jax_sb3_sized": {}, "sb3": {}, "devices": ["cpu"]}
@@ -29,7 +30,9 @@ def test_the_report_is_the_median_of_the_repeats_with_their_spread(monkeypatch):
     assert [r["train_ratio_vs_sb3"] for r in report["repeats"]] == [1.0, 5.0, 2.0]
     assert all("load_average_before" in r for r in report["repeats"])
     assert report["jax"] == {"r": 2.0}                       # the last repeat's detail
-    assert len(said) == 3 and said[0].startswith("repeat 1/3: JAX 100/s, SB3 100/s, ratio 1.00")
+    # Each trainer's figure as it comes (a repeat takes many minutes), then the repeat's summary.
+    assert len(said) == 6 and said[0] == "repeat 1/3, JAX trainer: 100 learner decisions/s"
+    assert said[1].startswith("repeat 1/3: JAX 100/s, SB3 100/s, ratio 1.00")
 
 
 @pytest.mark.parametrize("flag", ["--train-iterations", "--train-repeats"])
