@@ -3,7 +3,8 @@
 The JAX engine takes tens of seconds to compile; with the cache on disk a second run (or a
 second JaxGame of the same data in one run) loads the compiled code in seconds. The cache
 lives in ~/.cache/monkey-palace/jax unless MONKEY_PALACE_JAX_CACHE names another folder;
-MONKEY_PALACE_JAX_CACHE=off disables it.
+MONKEY_PALACE_JAX_CACHE=off disables it. What is too small for the cache is better not compiled at
+all: ``on_device`` and ``prng_key`` make start-up constants without a program.
 """
 
 from __future__ import annotations
