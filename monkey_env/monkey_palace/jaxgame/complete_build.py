@@ -11,17 +11,13 @@ is held in ``shape_mask``: the ARCH range then FINISH (the layout's SHAPE range 
 from __future__ import annotations
 
 import jax.numpy as jnp
-import numpy as np
 
-from monkey_env.core.jax_cache import on_device
 from monkey_env.monkey_palace.actions import Phase
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, Knob, heading_step
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, Knob
 from monkey_env.monkey_palace.jaxgame import complete_masks as cm
-from monkey_env.monkey_palace.jaxgame.legality import _BUILDABLE, _GROUND, animal_plane
+from monkey_env.monkey_palace.jaxgame.legality import _BUILDABLE, _GROUND, HEADING_STEPS, animal_plane
 from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, PENDING_SHAPE_MASK, State
 from monkey_env.monkey_palace.jaxgame.tables import Static
-
-_STEPS = on_device([heading_step(h) for h in range(4)], np.int32)   # (4, 2) dx, dy
 
 
 def planes(s: State, static: Static):
@@ -59,7 +55,7 @@ def add_arch(s: State, heading, rise, static: Static) -> State:
     """One more arch (assumed legal: the mask allowed it), as BuildSearch.extend."""
     cu = static.column_units
     x, y = s.b_cursor % BOARD_SIZE, s.b_cursor // BOARD_SIZE
-    dx, dy = _STEPS[heading, 0], _STEPS[heading, 1]
+    dx, dy = HEADING_STEPS[heading, 0], HEADING_STEPS[heading, 1]
     level = s.b_level + 1 + rise
     fx, fy = x + 3 * dx, y + 3 * dy
     under = s.height[fy, fx].astype(jnp.int32)
@@ -99,7 +95,7 @@ def finish(s: State, static: Static) -> State:
         near = jnp.maximum(s.arch_ends[j], 0)
         x, y = near % BOARD_SIZE, near // BOARD_SIZE
         h = jnp.maximum(s.arch_heading[j].astype(jnp.int32), 0)
-        dx, dy = _STEPS[h, 0], _STEPS[h, 1]
+        dx, dy = HEADING_STEPS[h, 0], HEADING_STEPS[h, 1]
         for t, kind in ((0, Knob.ARCH_END), (1, Knob.ARCH_MIDDLE), (2, Knob.ARCH_MIDDLE), (3, Knob.ARCH_END)):
             cx, cy = jnp.where(valid, x + t * dx, 0), jnp.where(valid, y + t * dy, 0)
             height = height.at[cy, cx].set(jnp.where(valid, s.arch_level[j] + 1, height[cy, cx]).astype(jnp.int8))

@@ -14,12 +14,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from monkey_env.core.jax_cache import on_device
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, Knob
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, Knob, heading_step
 from monkey_env.monkey_palace.jaxgame.state import State
 from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
 
 _BUILDABLE = on_device([Knob(k) in BUILDABLE for k in range(len(Knob))])
 _GROUND = on_device([Knob(k) in GROUND_OF_COLOUR for k in range(len(Knob))])
+HEADING_STEPS = on_device([heading_step(h) for h in range(4)], np.int32)   # (4, 2) dx, dy per heading
 _FAR = 127  # height of everything off the plate: no arch passes there
 
 

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 
-from monkey_env.core.jax_cache import on_device
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS, heading_step
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS
+from monkey_env.monkey_palace.jaxgame.legality import HEADING_STEPS
 from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS, State
 
 HEIGHT_SCALE = 16.0        # palace height in bricks
@@ -26,7 +25,6 @@ ROUND_SCALE = 16.0         # rounds
 BONUS_LEFT_SCALE = 14.0    # bonus cards left
 BANANA_SCALE = 40.0        # Banana Points
 
-_STEPS = on_device([heading_step(h) for h in range(4)], np.int32)   # (4, 2) dx, dy per heading
 
 N_PLANES = 1 + 13 + 3 + 3  # height, knob one-hot, monkey/butterfly/frog, legal anchors/anchor/decoration
 # The vector's length, entry group by entry group (in the order observe() concatenates them).
@@ -107,7 +105,7 @@ def _staircase_in_progress(state: State):
         near = jnp.maximum(state.arch_ends[j], 0)
         x, y = near % BOARD_SIZE, near // BOARD_SIZE
         h = jnp.maximum(state.arch_heading[j].astype(jnp.int32), 0)
-        dx, dy = _STEPS[h, 0], _STEPS[h, 1]
+        dx, dy = HEADING_STEPS[h, 0], HEADING_STEPS[h, 1]
         for t in range(4):
             cell = jnp.clip(y + t * dy, 0, BOARD_SIZE - 1) * BOARD_SIZE + jnp.clip(x + t * dx, 0, BOARD_SIZE - 1)
             top = top.at[cell].set(jnp.where(on, (state.arch_level[j] + 1) / HEIGHT_SCALE, top[cell]))
