@@ -10,6 +10,7 @@ is held in ``shape_mask``: the ARCH range then FINISH (the layout's SHAPE range 
 
 from __future__ import annotations
 
+import jax
 import jax.numpy as jnp
 
 from monkey_env.monkey_palace.actions import Phase
@@ -33,10 +34,26 @@ def over_cap(s: State, static: Static):
     return cm.beyond_cap(s.supply[s.current], static.caps)
 
 
-def anchor_mask(s: State, static: Static) -> jnp.ndarray:
+def tier_of(s: State, static: Static):
+    """() int32: which of the tables' sizes (complete_masks.tiers) the current player's masks use."""
+    return cm.tier_of(s.supply[s.current], static.caps)
+
+
+def by_tier(fn, s: State, static: Static, tier=None):
+    """``fn(caps)`` with the tables of ``tier`` (a Python int: the batched driver's groups are one
+    tier each), or of the current player's tier, chosen by a switch (one game at a time, only
+    the tier's tables run; under vmap every tier does, with the same result)."""
+    sizes = cm.tiers(static.caps)
+    if tier is not None:
+        return fn(sizes[tier])
+    return jax.lax.switch(tier_of(s, static), [lambda c=c: fn(c) for c in sizes])
+
+
+def anchor_mask(s: State, static: Static, tier=None) -> jnp.ndarray:
     """(1024,) bool: the anchors from which a legal staircase can be built this turn."""
     height, clearance, rest_ok, anchor_ok = planes(s, static)
-    return cm.anchor_mask(height, clearance, rest_ok, anchor_ok, s.supply[s.current], static.caps).reshape(-1)
+    return by_tier(lambda caps: cm.anchor_mask(height, clearance, rest_ok, anchor_ok, s.supply[s.current],
+                                               caps).reshape(-1), s, static, tier)
 
 
 def begin(s: State, anchor) -> State:
@@ -73,14 +90,14 @@ def add_arch(s: State, heading, rise, static: Static) -> State:
         pending=jnp.int32(PENDING_SHAPE_MASK))
 
 
-def step_mask(s: State, static: Static) -> State:
+def step_mask(s: State, static: Static, tier=None) -> State:
     """The build decision's mask after the prefix: every allowed arch, then FINISH."""
     height, clearance, rest_ok, _ = planes(s, static)
     prefix = dict(x=s.b_cursor % BOARD_SIZE, y=s.b_cursor // BOARD_SIZE, heading=s.b_heading, level=s.b_level,
                   arches=s.b_arches, units=s.b_units, remainder=s.b_remainder, attached=s.b_attached,
                   covered=s.b_covered)
-    steps, finish = cm.next_step_mask(height, clearance, rest_ok, s.supply[s.current], prefix, static.n_rises,
-                                      static.caps)
+    steps, finish = by_tier(lambda caps: cm.next_step_mask(height, clearance, rest_ok, s.supply[s.current], prefix,
+                                                           static.n_rises, caps), s, static, tier)
     return s._replace(shape_mask=jnp.concatenate([steps.reshape(-1), finish[None]]), pending=jnp.int32(PENDING_NONE))
 
 
