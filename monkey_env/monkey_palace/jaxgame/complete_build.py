@@ -10,7 +10,6 @@ is held in ``shape_mask``: the ARCH range then FINISH (the layout's SHAPE range 
 
 from __future__ import annotations
 
-import jax
 import jax.numpy as jnp
 
 from monkey_env.monkey_palace.actions import Phase
@@ -39,21 +38,19 @@ def tier_of(s: State, static: Static):
     return cm.tier_of(s.supply[s.current], static.caps)
 
 
-def by_tier(fn, s: State, static: Static, tier=None):
-    """``fn(caps)`` with the tables of ``tier`` (a Python int: the batched driver's groups are one
-    tier each), or of the current player's tier, chosen by a switch (one game at a time, only
-    the tier's tables run; under vmap every tier does, with the same result)."""
-    sizes = cm.tiers(static.caps)
-    if tier is not None:
-        return fn(sizes[tier])
-    return jax.lax.switch(tier_of(s, static), [lambda c=c: fn(c) for c in sizes])
+def caps_of(static: Static, tier=None) -> cm.Caps:
+    """The tables' sizes of ``tier`` (complete_masks.tiers: the batched driver's groups are one
+    tier each), or the caps themselves when None: one game at a time (the single-game step, or
+    under vmap) a switch between tiers would put every tier's tables in the program and, under
+    vmap, run them all."""
+    return static.caps if tier is None else cm.tiers(static.caps)[tier]
 
 
 def anchor_mask(s: State, static: Static, tier=None) -> jnp.ndarray:
     """(1024,) bool: the anchors from which a legal staircase can be built this turn."""
     height, clearance, rest_ok, anchor_ok = planes(s, static)
-    return by_tier(lambda caps: cm.anchor_mask(height, clearance, rest_ok, anchor_ok, s.supply[s.current],
-                                               caps).reshape(-1), s, static, tier)
+    return cm.anchor_mask(height, clearance, rest_ok, anchor_ok, s.supply[s.current],
+                          caps_of(static, tier)).reshape(-1)
 
 
 def begin(s: State, anchor) -> State:
@@ -96,8 +93,8 @@ def step_mask(s: State, static: Static, tier=None) -> State:
     prefix = dict(x=s.b_cursor % BOARD_SIZE, y=s.b_cursor // BOARD_SIZE, heading=s.b_heading, level=s.b_level,
                   arches=s.b_arches, units=s.b_units, remainder=s.b_remainder, attached=s.b_attached,
                   covered=s.b_covered)
-    steps, finish = by_tier(lambda caps: cm.next_step_mask(height, clearance, rest_ok, s.supply[s.current], prefix,
-                                                           static.n_rises, caps), s, static, tier)
+    steps, finish = cm.next_step_mask(height, clearance, rest_ok, s.supply[s.current], prefix, static.n_rises,
+                                      caps_of(static, tier))
     return s._replace(shape_mask=jnp.concatenate([steps.reshape(-1), finish[None]]), pending=jnp.int32(PENDING_NONE))
 
 

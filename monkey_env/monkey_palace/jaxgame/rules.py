@@ -96,7 +96,7 @@ class Rules:
     # ------------------------------------------------------------ turn start (expensive: anchor mask)
     def start_turn(self, s: State, tier: int | None = None) -> State:
         """A turn begins: its anchor mask (with the complete build, from the tables of ``tier``,
-        or of the player's own tier when None: complete_build.by_tier)."""
+        or of the caps themselves when None: complete_build.caps_of)."""
         J = s.arch_ends.shape[0]
         s = s._replace(pending=jnp.int32(PENDING_NONE), phase=jnp.int32(Phase.ANCHOR), anchor=jnp.int32(-1),
                        colour=jnp.int32(-1), deco_cell=jnp.int32(-1), deco_top=jnp.int32(0),
