@@ -7,13 +7,7 @@ from __future__ import annotations
 import jax
 import jax.numpy as jnp
 
-from monkey_env.monkey_palace.jaxgame.state import (
-    PENDING_NONE,
-    PENDING_SETTLE,
-    PENDING_SHAPE_MASK,
-    PENDING_TURN_START,
-    State,
-)
+from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, State
 
 
 class BatchedPlay:
@@ -55,19 +49,22 @@ class BatchedPlay:
         batch = legal.shape[0]
         group = self.group_for(batch)
 
-        def run(s, kind, work):
-            """Do `work` for up to `group` games pending `kind`, gathered together."""
+        def pending(s, kind, which):
             need = (s.pending == kind) & ~s.terminated
+            return need if which is None else need & jax.vmap(which)(s)
+
+        def run(s, kind, which, work):
+            """Do `work` for up to `group` games pending `kind` (those `which` picks), gathered together."""
+            need = pending(s, kind, which)
             idx = jnp.nonzero(need, size=group, fill_value=batch)[0]
             sub = jax.tree_util.tree_map(lambda x: x[jnp.minimum(idx, batch - 1)], s)
             sub = jax.vmap(lambda x: rules.settle(work(x), with_pending=False))(sub)
             return jax.tree_util.tree_map(lambda x, y: x.at[idx].set(y, mode="drop"), s, sub)
 
         def body(s):
-            for kind, work in ((PENDING_TURN_START, rules.start_turn), (PENDING_SHAPE_MASK, rules.compute_shape_mask),
-                               (PENDING_SETTLE, rules.resume)):
-                s = jax.lax.cond(((s.pending == kind) & ~s.terminated).any(),
-                                 lambda s, kind=kind, work=work: run(s, kind, work), lambda s: s, s)
+            for kind, which, work in rules.pending_work():
+                s = jax.lax.cond(pending(s, kind, which).any(),
+                                 lambda s, kind=kind, which=which, work=work: run(s, kind, which, work), lambda s: s, s)
             return s
 
         def needs(s):

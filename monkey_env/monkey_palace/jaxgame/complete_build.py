@@ -33,10 +33,24 @@ def over_cap(s: State, static: Static):
     return cm.beyond_cap(s.supply[s.current], static.caps)
 
 
-def anchor_mask(s: State, static: Static) -> jnp.ndarray:
+def tier_of(s: State, static: Static):
+    """() int32: which of the tables' sizes (complete_masks.tiers) the current player's masks use."""
+    return cm.tier_of(s.supply[s.current], static.caps)
+
+
+def caps_of(static: Static, tier=None) -> cm.Caps:
+    """The tables' sizes of ``tier`` (complete_masks.tiers: the batched driver's groups are one
+    tier each), or the caps themselves when None: one game at a time (the single-game step, or
+    under vmap) a switch between tiers would put every tier's tables in the program and, under
+    vmap, run them all."""
+    return static.caps if tier is None else cm.tiers(static.caps)[tier]
+
+
+def anchor_mask(s: State, static: Static, tier=None) -> jnp.ndarray:
     """(1024,) bool: the anchors from which a legal staircase can be built this turn."""
     height, clearance, rest_ok, anchor_ok = planes(s, static)
-    return cm.anchor_mask(height, clearance, rest_ok, anchor_ok, s.supply[s.current], static.caps).reshape(-1)
+    return cm.anchor_mask(height, clearance, rest_ok, anchor_ok, s.supply[s.current],
+                          caps_of(static, tier)).reshape(-1)
 
 
 def begin(s: State, anchor) -> State:
@@ -73,14 +87,14 @@ def add_arch(s: State, heading, rise, static: Static) -> State:
         pending=jnp.int32(PENDING_SHAPE_MASK))
 
 
-def step_mask(s: State, static: Static) -> State:
+def step_mask(s: State, static: Static, tier=None) -> State:
     """The build decision's mask after the prefix: every allowed arch, then FINISH."""
     height, clearance, rest_ok, _ = planes(s, static)
     prefix = dict(x=s.b_cursor % BOARD_SIZE, y=s.b_cursor // BOARD_SIZE, heading=s.b_heading, level=s.b_level,
                   arches=s.b_arches, units=s.b_units, remainder=s.b_remainder, attached=s.b_attached,
                   covered=s.b_covered)
     steps, finish = cm.next_step_mask(height, clearance, rest_ok, s.supply[s.current], prefix, static.n_rises,
-                                      static.caps)
+                                      caps_of(static, tier))
     return s._replace(shape_mask=jnp.concatenate([steps.reshape(-1), finish[None]]), pending=jnp.int32(PENDING_NONE))
 
 

@@ -86,6 +86,26 @@ def arches_affordable(units):
     return k + 1
 
 
+def tiers(caps: Caps) -> tuple[Caps, ...]:
+    """The table sizes a game uses, smallest first, ``caps`` last. A player's masks come from the
+    smallest that holds their supply (exact there, as ``caps`` is up to its own limits): most turns
+    hold at most 10 units and no column, where the anchor mask is about a tenth of its cost at
+    16 units and 3 columns (docs/ENVIRONMENTS.md)."""
+    small = [Caps(units, caps.column_units, caps.max_arches, columns) for units, columns in ((10, 0), (10, 1))
+             if units < caps.max_units and (caps.max_columns is None or columns < caps.max_columns)]
+    return (*small, caps)
+
+
+def tier_of(supply, caps: Caps):
+    """() int32: the index in ``tiers(caps)`` of the smallest tables that hold this supply (the
+    last, ``caps`` itself, when none does: past it the masks are not exact, see beyond_cap)."""
+    sizes = tiers(caps)
+    index = jnp.int32(len(sizes) - 1)
+    for i in range(len(sizes) - 2, -1, -1):
+        index = jnp.where(beyond_cap(supply, sizes[i]), index, i)
+    return index
+
+
 def beyond_cap(supply, caps: Caps):
     """The player holds more units (or arches) than the tables are sized for."""
     return ((supply[1] + caps.column_units * supply[2] > caps.max_units) | (supply[0] > caps.max_arches)

@@ -9,13 +9,14 @@ values: every branch is a ``lax.cond``/``jnp.where``, so all of it runs under ``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import jax.numpy as jnp
 from jax import lax
 
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, ActionLayout, Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS, Colour, Knob
-from monkey_env.monkey_palace.jaxgame import complete_build
+from monkey_env.monkey_palace.jaxgame import complete_build, complete_masks
 from monkey_env.monkey_palace.jaxgame.legality import anchor_mask, build_parts, shape_mask, staircase_stacks
 from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, PENDING_SETTLE, PENDING_SHAPE_MASK, PENDING_TURN_START, State
 from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
@@ -93,7 +94,9 @@ class Rules:
         return mask
 
     # ------------------------------------------------------------ turn start (expensive: anchor mask)
-    def start_turn(self, s: State) -> State:
+    def start_turn(self, s: State, tier: int | None = None) -> State:
+        """A turn begins: its anchor mask (with the complete build, from the tables of ``tier``,
+        or of the caps themselves when None: complete_build.caps_of)."""
         J = s.arch_ends.shape[0]
         s = s._replace(pending=jnp.int32(PENDING_NONE), phase=jnp.int32(Phase.ANCHOR), anchor=jnp.int32(-1),
                        colour=jnp.int32(-1), deco_cell=jnp.int32(-1), deco_top=jnp.int32(0),
@@ -102,7 +105,7 @@ class Rules:
                        bought=jnp.full_like(s.bought, -1), n_bought=jnp.int32(0), queue=jnp.full_like(s.queue, -1),
                        q_head=jnp.int32(0), q_len=jnp.int32(0), placed=jnp.int32(0))
         if self.static.complete:
-            mask = complete_build.anchor_mask(s, self.static)
+            mask = complete_build.anchor_mask(s, self.static, tier)
             s = s._replace(over_cap=s.over_cap | complete_build.over_cap(s, self.static))
         else:
             mask = anchor_mask(s, self.tables, self.static)
@@ -152,9 +155,9 @@ class Rules:
         ]
         return lax.switch(jnp.clip(s.phase, 0, len(branches) - 1), branches, s)
 
-    def compute_shape_mask(self, s: State) -> State:
+    def compute_shape_mask(self, s: State, tier: int | None = None) -> State:
         if self.static.complete:
-            return complete_build.step_mask(s, self.static)
+            return complete_build.step_mask(s, self.static, tier)
         return s._replace(shape_mask=shape_mask(s, self.tables, self.static, s.anchor), pending=jnp.int32(PENDING_NONE))
 
     # step 1-3: build, decorate, credits
@@ -372,6 +375,20 @@ class Rules:
         s, _ = lax.while_loop(lambda c: more(c[0]) & (c[1] < max_iterations), lambda c: (body(c[0]), c[1] + 1), (s, 0))
         unfinished = more(s) & (s.pending == PENDING_NONE)
         return s._replace(pending=jnp.where(unfinished, PENDING_SETTLE, s.pending).astype(jnp.int32))
+
+    def pending_work(self):
+        """The batched driver's pending work, as (kind, which games or None for all, work): the
+        complete build's masks once per size of tables (complete_masks.tiers), so that each group
+        of games runs only the tables its supplies need."""
+        if not self.static.complete:
+            return [(PENDING_TURN_START, None, self.start_turn), (PENDING_SHAPE_MASK, None, self.compute_shape_mask),
+                    (PENDING_SETTLE, None, self.resume)]
+        work = []
+        for kind, fn in ((PENDING_TURN_START, self.start_turn), (PENDING_SHAPE_MASK, self.compute_shape_mask)):
+            for tier in range(len(complete_masks.tiers(self.static.caps))):
+                work.append((kind, lambda s, tier=tier: complete_build.tier_of(s, self.static) == tier,
+                             partial(fn, tier=tier)))
+        return work + [(PENDING_SETTLE, None, self.resume)]
 
     def resume(self, s: State) -> State:
         """Go on with automatic steps the batched step stopped early."""

@@ -122,31 +122,57 @@ def test_the_prefix_points_decide_some_next_steps():
     assert blind_differs > 0
 
 
+def test_the_tiers_are_the_smallest_tables_that_hold_the_supply():
+    caps = cm.Caps()
+    assert [(t.max_units, t.max_columns) for t in cm.tiers(caps)] == [(10, 0), (10, 1), (16, 3)]
+    assert all(t.max_arches == caps.max_arches and t.column_units == caps.column_units for t in cm.tiers(caps))
+    for supply, tier in [((3, 4, 0), 0), ((20, 10, 0), 0), ((3, 7, 1), 1), ((3, 11, 0), 2), ((3, 8, 1), 2),
+                         ((3, 2, 2), 2), ((21, 1, 0), 2), ((3, 40, 0), 2)]:
+        assert int(cm.tier_of(jnp.asarray(supply), caps)) == tier, supply
+    # Caps no larger than a small tier have no smaller one.
+    assert cm.tiers(cm.Caps(max_units=10, max_columns=0)) == (cm.Caps(max_units=10, max_columns=0),)
+
+
+_tier_masks = {caps: (jax.jit(lambda h, c, r, a, s, caps=caps: cm.anchor_mask(h, c, r, a, s, caps)),
+                      jax.jit(lambda h, c, r, a, s, p, caps=caps: cm.next_step_mask(h, c, r, s, p, N_RISES, caps)))
+               for caps in cm.tiers(cm.Caps())[:-1]}
+
+
 GAMES = [(2, 1), (3, 2), (4, 3), (2, 4), (3, 4), (4, 1)]
 
 
 @pytest.mark.parametrize(("players", "map_id"), GAMES)
 def test_the_masks_are_the_engine_s_at_every_build_decision(players, map_id):
     """Random complete-build games of the reference engine: at every anchor and arch decision
-    of a player within the caps, its legal mask is the JAX masks'."""
+    of a player within the caps, its legal mask is the JAX masks', with the default caps' tables
+    and with those of the smaller tier the engine takes for the player's supply."""
     from monkey_env import Game, Phase
 
     game = Game.new(players=players, map=map_id, seed=500 + map_id, build_action="complete")
     L = game.layout
     rng = np.random.default_rng(players * 10 + map_id)
-    decisions = 0
+    decisions = in_small_tiers = 0
+    tiers = cm.tiers(cm.Caps())
     while not game.game_over:
         s = game.player.supply
         supply = (s.arches, s.bricks, s.columns)
         if game.phase in (Phase.ANCHOR, Phase.SHAPE) and not cm.beyond_cap(np.asarray(supply), CAPS):
             search, mask = game.build_search(), game.legal_mask()
-            if game.phase == Phase.ANCHOR:
-                got = np.asarray(_anchor_mask(*_planes(search), jnp.asarray(supply, jnp.int32))).reshape(-1)
-                assert (got == mask[:1024]).all(), f"anchors differ at turn {game.turns_played}"
-            else:
-                steps, finish = _next(*_planes(search), jnp.asarray(supply, jnp.int32), prefix_fields(game.build_prefix()))
-                assert (np.asarray(steps).reshape(-1) == mask[L.arch:L.finish]).all() and bool(finish) == mask[L.finish], \
-                    f"next steps differ at turn {game.turns_played} after {game.turn.steps}"
+            tier = tiers[int(cm.tier_of(jnp.asarray(supply), cm.Caps()))]
+            anchors, next_steps = [_anchor_mask], [_next]
+            if tier in _tier_masks:
+                anchors.append(_tier_masks[tier][0])
+                next_steps.append(_tier_masks[tier][1])
+                in_small_tiers += 1
+            for anchor_mask, next_step in zip(anchors, next_steps):
+                if game.phase == Phase.ANCHOR:
+                    got = np.asarray(anchor_mask(*_planes(search), jnp.asarray(supply, jnp.int32))).reshape(-1)
+                    assert (got == mask[:1024]).all(), f"anchors differ at turn {game.turns_played}"
+                else:
+                    steps, finish = next_step(*_planes(search), jnp.asarray(supply, jnp.int32),
+                                              prefix_fields(game.build_prefix()))
+                    assert (np.asarray(steps).reshape(-1) == mask[L.arch:L.finish]).all() and \
+                        bool(finish) == mask[L.finish], f"next steps differ at turn {game.turns_played} after {game.turn.steps}"
             decisions += 1
         game.apply(int(rng.choice(game.legal_actions())))
-    assert decisions > 20
+    assert decisions > 20 and in_small_tiers > 10
