@@ -42,8 +42,8 @@ class BatchAgent(Protocol):
 
 def plays_batched(agent, options) -> bool:
     """Whether ``agent`` decides batches of the JAX engine for these game options: it has
-    ``act_batch``, and its optional ``batches(options)`` does not say otherwise (greedy's batched
-    scores value the catalogue's staircases only, so far)."""
+    ``act_batch``, and its optional ``batches(options)`` does not say otherwise (an agent whose
+    batched decisions cover only some options says which)."""
     if not hasattr(agent, "act_batch"):
         return False
     says = getattr(agent, "batches", None)

@@ -33,6 +33,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, help="default: every core")
     ap.add_argument("--chunk", type=int, default=500, help="games per JAX batch")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--build-action", choices=("catalogue", "complete"), default="catalogue",
+                    help="the build action the games use (default: catalogue)")
     ap.add_argument("--time-limit", type=float, help="seconds; start no new chunk after (the rate is still measured)")
     ap.add_argument("--db", help="results file (default: a fresh one in a temporary folder)")
     ap.add_argument("--out", help="also write the JSON here")
@@ -42,14 +44,15 @@ def main() -> None:
         ["greedy", "random"] if "greedy" in known_names() else ["random", "monkey_env.agents.random_agent:RandomAgent"]
     db_path = Path(args.db) if args.db else Path(tempfile.mkdtemp()) / "bench.sqlite"
     t0 = time.perf_counter()
-    plan = plan_tournament(agents, 2, "1", OPTIONS, args.games, args.seed, "jax", args.chunk)
+    options = {**OPTIONS, "build_action": args.build_action}
+    plan = plan_tournament(agents, 2, "1", options, args.games, args.seed, "jax", args.chunk)
     db = Results(db_path)
     tour, added = run_tournament(db, plan, workers=args.workers, progress=True, time_limit=args.time_limit)
     seconds = time.perf_counter() - t0
     report = build_report(db, tour.id)
     played = [g["duration"] for g in db.games(tour.id)]
     result = {
-        "agents": agents, "games": added, "games_recorded": report["games_recorded"], "wall_seconds": round(seconds, 1),
+        "agents": agents, "build_action": args.build_action, "games": added, "games_recorded": report["games_recorded"], "wall_seconds": round(seconds, 1),
         "games_per_second": round(added / seconds, 2),
         "projected_seconds_for_all": round(plan.schedule.total_games * seconds / added, 0) if added else None,
         "play_seconds_in_batches": round(sum(played), 1),

@@ -65,16 +65,8 @@ class GreedyAgent:
         return int(np.argmax(np.where(mask, scores, np.iinfo(np.int64).min)))
 
     # ------------------------------------------------------------ JAX engine
-    def batches(self, options) -> bool:
-        """Whether act_batch plays these options: its batched scores value the catalogue's
-        staircases only, so the complete build action is played by ``act`` (the reference engine)."""
-        return getattr(options, "build_action", "catalogue") == "catalogue"
-
     def act_batch(self, jax_game, states, masks, key):
         del key  # deterministic
-        if getattr(jax_game, "build_action", "catalogue") != "catalogue":
-            raise ValueError(f"greedy's batched scores value the catalogue's staircases only, not build_action "
-                             f"{jax_game.build_action!r}: play greedy on the reference engine (--engine reference)")
         return _batch_policy(jax_game)(states, masks)
 
 
@@ -215,24 +207,21 @@ def batch_scores(jg):
     from monkey_env.monkey_palace.agents import staircase_values as sv
 
     t, st, L = jg.tables, jg.static, jg.layout
-    if st.complete:      # the search agent's greedy prior and the PPO's inputs ask here too
-        raise ValueError("greedy's batched scores value the catalogue's staircases only, not build_action 'complete' "
-                         "(greedy plays it on the reference engine)")
 
-    def only_where(fn, states, need, width):
-        """fn(state) -> (width,) for the games in `need`, zeros for the others. Under vmap both
-        sides of a branch run, so the walks must not run for every game: the games that need
-        them are gathered a small group at a time (on a CPU small groups keep the walk in cache,
-        as in the engine's batched step; a GPU takes a quarter of the batch at once)."""
+    def only_where(fn, args, need, width):
+        """fn(*args of one game) -> (width,) for the games in `need`, zeros for the others. Under
+        vmap both sides of a branch run, so the walks must not run for every game: the games that
+        need them are gathered a small group at a time (on a CPU small groups keep the walk in
+        cache, as in the engine's batched step; a GPU takes a quarter of the batch at once)."""
         batch = need.shape[0]
         group = jg.group_for(batch)
 
         def work(carry):
             need, out = carry
             idx = jnp.nonzero(need, size=group, fill_value=batch)[0]
-            sub = jax.tree_util.tree_map(lambda x: jnp.take(x, jnp.minimum(idx, batch - 1), axis=0), states)
+            sub = jax.tree_util.tree_map(lambda x: jnp.take(x, jnp.minimum(idx, batch - 1), axis=0), args)
             # Materialise the gathered games: fused into the walk's many reads, the gather is slow.
-            values = jax.vmap(fn)(jax.lax.optimization_barrier(sub))
+            values = jax.vmap(fn)(*jax.lax.optimization_barrier(sub))
             return need.at[idx].set(False, mode="drop"), out.at[idx].set(values, mode="drop")
 
         # The work sits in a conditional's branch, as in the engine's batched step: XLA on a CPU
@@ -258,13 +247,24 @@ def batch_scores(jg):
     @jax.jit
     def scores(states, masks):
         live = masks.any(-1)
-        cells = only_where(lambda s: sv.anchor_values(s, t, st), states,
-                           live & (states.phase == Phase.ANCHOR), NUM_CELLS)
-        shapes = only_where(lambda s: sv.shape_values(s, t, st, s.anchor), states,
-                            live & (states.phase == Phase.SHAPE), st.n_shapes)
+        if st.complete:      # anchors and arch steps both from the walk over every staircase
+            from monkey_env.monkey_palace.agents.complete_values import walk_scores
+
+            def walk(s, cell_mask):
+                cells, steps = walk_scores(s, cell_mask, t, st, s.phase == Phase.ANCHOR)
+                return jnp.concatenate([cells, steps])
+            building = live & ((states.phase == Phase.ANCHOR) | (states.phase == Phase.SHAPE))
+            both = only_where(walk, (states, masks[:, L.cell:L.cell + NUM_CELLS]), building,
+                              NUM_CELLS + L.buy_pile - L.shape)
+            cells, shapes = both[:, :NUM_CELLS], both[:, NUM_CELLS:]
+        else:
+            cells = only_where(lambda s: sv.anchor_values(s, t, st), (states,),
+                               live & (states.phase == Phase.ANCHOR), NUM_CELLS)
+            shapes = only_where(lambda s: sv.shape_values(s, t, st, s.anchor), (states,),
+                                live & (states.phase == Phase.SHAPE), st.n_shapes)
         return jax.vmap(other_scores)(states, cells, shapes)
 
-    assert L.size == NUM_CELLS + st.n_shapes + N_PILES + 1 + 2 + N_SLOTS + 1 + 2
+    assert L.size == L.buy_pile + N_PILES + 1 + 2 + N_SLOTS + 1 + 2
     return scores
 
 

@@ -47,15 +47,17 @@ def pile_tops(state: State, tables: Tables):
     return top, state.pile_len > 0
 
 
-def purchase_table(state: State, tables: Tables, static: Static) -> jnp.ndarray:
-    """(3, max_arches + 2) int32: Banana Points of the cards the greedy buying rule takes
+def purchase_table(state: State, tables: Tables, static: Static, most_arches: int | None = None) -> jnp.ndarray:
+    """(3, most_arches + 2) int32: Banana Points of the cards the greedy buying rule takes
     with n credits after a decoration of colour c, from the visible pile tops (one card per
-    pile per turn, so a pile's next card is never reached)."""
+    pile per turn, so a pile's next card is never reached). ``most_arches``: the most arches
+    of a staircase (the catalogue's longest shape unless given)."""
+    most_arches = static.max_arches if most_arches is None else most_arches
     top, has = pile_tops(state, tables)
     cost, bananas, colour = tables.card_cost[top], state.card_bananas[top], tables.card_colour[top]
     pref = buy_preference(bananas, cost)
     colours = jnp.arange(3)[:, None, None]
-    left = jnp.broadcast_to(jnp.arange(static.max_arches + 2)[None, :], (3, static.max_arches + 2))
+    left = jnp.broadcast_to(jnp.arange(most_arches + 2)[None, :], (3, most_arches + 2))
     open_ = jnp.broadcast_to((has & ((colour == MULTI) | (colour == colours))), (3,) + left.shape[1:] + (N_PILES,))
     total = jnp.zeros_like(left)
     for _ in range(N_PILES):  # each round buys at most one card per (colour, credits)

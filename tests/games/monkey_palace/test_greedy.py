@@ -17,6 +17,7 @@ from monkey_env.monkey_palace.apps.play_games import play_batch
 from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.monkey_palace.jaxgame import JaxGame
 from monkey_env.monkey_palace.jaxgame.parity import game_settings
+from monkey_env.monkey_palace.options import GameOptions
 from monkey_env.monkey_palace.text_view import draw_palace
 
 GREEDY = GreedyAgent()
@@ -189,7 +190,7 @@ def lockstep(jg: JaxGame, first: int, batch: int, seed: int) -> int:
     host = jax.device_get(states)
     data = {m: load_game_data(m) for m in {st["map"] for st in settings}}
     games = [Game.new(data=data[st["map"]], pile_orders=jg.pile_orders(jax.tree_util.tree_map(lambda x, i=i: x[i], host)),
-                      **st) for i, st in enumerate(settings)]
+                      build_action=jg.build_action, **st) for i, st in enumerate(settings)]
     rng = np.random.default_rng(seed)
     compared = 0
     while not all(g.game_over for g in games):
@@ -219,6 +220,19 @@ def test_the_jax_greedy_makes_the_reference_choice_at_every_decision(jg):
     games = int(os.environ.get("GREEDY_LOCKSTEP_GAMES", BATCH))  # more for a longer check
     for first in range(0, games, BATCH):
         assert lockstep(jg, first=first, batch=BATCH, seed=11 + first) > BATCH * 50
+
+
+def test_the_jax_greedy_makes_the_reference_choice_on_the_complete_action():
+    """The complete build action: the batched greedy walks every legal staircase
+    (agents/complete_values.py) and must take the reference's anchor, arches and finish, and so
+    the same staircase, at every decision (settings cycled over maps, player counts, options)."""
+    games = int(os.environ.get("GREEDY_LOCKSTEP_GAMES", COMPLETE_BATCH))
+    complete = JaxGame(GameOptions(build_action="complete"))
+    for first in range(0, games, COMPLETE_BATCH):
+        assert lockstep(complete, first=100 + first, batch=COMPLETE_BATCH, seed=7 + first) > COMPLETE_BATCH * 50
+
+
+COMPLETE_BATCH = 8
 
 
 def test_greedy_beats_random_on_the_jax_engine(jg):

@@ -1,0 +1,190 @@
+"""The greedy agent's staircase values for the complete build action, in JAX.
+
+The reference greedy (greedy.py, ``_complete_build_scores``) scores an anchor by the best
+staircase that starts there, an arch step by the best staircase that begins with it, and
+"finish" by the staircase built so far. The best is a maximum over *every* legal staircase,
+and that maximum has no table form: the value grows with the arches, and a longest
+self-avoiding path does not decompose (the masks' loop erasure only answers whether some
+staircase exists). So this module walks the staircases themselves, as
+``BuildSearch.staircases_from`` does: a depth-first walk with an explicit stack, one arch per
+iteration of a while loop, for one game (the greedy vmaps it over small groups of games).
+
+What it visits: every prefix the rules allow (staircases.BuildSearch.extend) that is attached
+or can still attach by the reference's own bound (``BuildSearch._promising``: the lattice
+distance to an element and the ground supports on the way). That bound only removes prefixes
+without a legal completion, so the finished staircases visited are exactly the legal ones;
+a few unattached prefixes with no completion are walked in vain (about a fifth more prefixes
+than the legal ones on real positions, docs/ENVIRONMENTS.md). A stud is never revisited
+(rule I): arches join lattice points three studs apart, and two arches share a stud only
+where they share a lattice point, so the walk compares far ends with the path's points.
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from monkey_env.monkey_palace.agents.staircase_values import NO_PAIR, bonus_value, colour_values, purchase_table
+from monkey_env.monkey_palace.geometry import BOARD_SIZE
+from monkey_env.monkey_palace.jaxgame import complete_masks as cm
+from monkey_env.monkey_palace.jaxgame.complete_build import planes
+from monkey_env.monkey_palace.jaxgame.legality import HEADING_STEPS
+from monkey_env.monkey_palace.jaxgame.state import State
+from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
+
+FAR = 1 << 12   # lattice distance from a class without any element (the reference's "far")
+SPAN = cm.SPAN
+
+
+def element_distance(height, rest_ok) -> jnp.ndarray:
+    """(32, 32) int32: the fewest arches whose last far leg, from a near leg here, can stand on
+    an element (BuildSearch._arches_to_element): the L1 distance on the stud's lattice class."""
+    element = cm.to_classes((height > 0) & rest_ok, False)                     # (9, 11, 11) [class, j, i]
+    idx = jnp.arange(cm.GRID)
+    apart = jnp.abs(idx[:, None] - idx[None, :])                                # (11, 11)
+    d = jnp.where(element, 0, FAR)
+    d = (d[:, :, None, :] + apart[None, None]).min(-1)                          # along i
+    d = (d[:, None, :, :] + apart[None, :, :, None]).min(2)                     # along j
+    return jnp.minimum(cm.from_classes(d), FAR).astype(jnp.int32)
+
+
+# A frame of the walk's stack: one prefix, and the steps after it still to walk.
+CELL, HEADING, LEVEL, ARCHES, UNITS, REMAINDER, ATTACHED, TALLEST, FIRST = range(9)
+N_FIELDS = 9
+
+
+def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor):
+    """((1024,) int32, (4 * R + 1,) int32): the greedy's scores of this decision for one game.
+
+    ``at_anchor`` (traced bool): an anchor decision, whose legal anchors are ``mask_cells``;
+    each gets its best staircase's value (NO_PAIR elsewhere). Otherwise an arch decision of the
+    prefix in ``s``: each next step gets the best staircase that begins with it (NO_PAIR where
+    none), and the last entry, finish, the staircase as it stands (NO_PAIR if it may not finish).
+
+    The stack holds one frame per arch count (the prefix, then a bit per next step still to
+    walk, a 32-bit word per heading); a last row takes the writes an iteration does not make,
+    so no iteration copies the stack."""
+    R, cu = static.n_rises, static.column_units
+    # The rises a player within the caps can pay (past them the engine refuses the game by name).
+    W = min(R, static.caps.max_units + 1)
+    assert W <= 32, "a heading's rises are one 32-bit word"
+    D = static.caps.max_arches + 1                  # frames: one per arch count, 0..max_arches
+    n_cells = BOARD_SIZE * BOARD_SIZE
+    height, clearance, rest_ok, _ = planes(s, static)
+    # One row per stud (and one off the plate): height, clearance, leg may rest, distance.
+    info = jnp.stack([height.astype(jnp.int32), clearance.astype(jnp.int32), rest_ok.astype(jnp.int32),
+                      element_distance(height, rest_ok)], -1).reshape(n_cells, 4)
+    info = jnp.concatenate([info, jnp.asarray([[FAR, FAR, 0, FAR]], jnp.int32)])
+    arches_held, bricks, columns = s.supply[s.current, 0], s.supply[s.current, 1], s.supply[s.current, 2]
+    most = bricks + cu * columns
+    table = purchase_table(s, tables, static, static.caps.max_arches)
+    rises = jnp.arange(W, dtype=jnp.int32)
+    bits = jnp.left_shift(jnp.uint32(1), rises.astype(jnp.uint32))
+    slots = jnp.arange(D + 1)
+    dx, dy = HEADING_STEPS[:, 0], HEADING_STEPS[:, 1]
+    span = jnp.arange(1, SPAN + 1)
+    headings = jnp.arange(4)
+
+    def value(colour, arches, level, tallest):
+        by_colour = colour_values(s, tables, table, arches, level + 2)
+        return by_colour[colour] + bonus_value(s, static, tallest)
+
+    def steps_of(f, path):
+        """(4,) uint32: per heading, a bit per rise of the arches after frame ``f`` that the
+        rules allow and that keep a legal completion possible by the reference's bound."""
+        x, y = f[CELL] % BOARD_SIZE, f[CELL] // BOARD_SIZE
+        cx, cy = x + dx[:, None] * span, y + dy[:, None] * span                  # (4, 3)
+        inside = (0 <= cx) & (cx < BOARD_SIZE) & (0 <= cy) & (cy < BOARD_SIZE)
+        on = inside.all(-1)
+        v = info[jnp.where(inside, cy * BOARD_SIZE + cx, n_cells)]              # (4, 3, 4)
+        far = cy[:, 2] * BOARD_SIZE + cx[:, 2]
+        revisits = ((path[None, :] == far[:, None]) & (slots < f[ARCHES])[None]).any(-1)
+        back = (f[HEADING] >= 0) & ((headings - f[HEADING]) % 4 == 2)
+        under, middle = v[:, 2, 0, None], jnp.maximum(v[:, 0, 1], v[:, 1, 1])[:, None]
+        lv = f[LEVEL] + 1 + rises[None]                                          # (1, R)
+        support = lv - under
+        units = f[UNITS] + rises + support
+        remainder = f[REMAINDER] + rises % cu + support % cu
+        legal = ((on & ~revisits & ~back & (v[:, 2, 2] > 0))[:, None] & (f[ARCHES] < jnp.minimum(arches_held, D - 1))
+                 & (middle <= lv) & (under <= lv) & (units <= most) & (remainder <= bricks))
+        # BuildSearch._promising of the child: an unattached prefix must still reach an
+        # element within its arches, paying a ground support for each arch before that one.
+        need = jnp.maximum(1, v[:, 2, 3, None])
+        near = need <= arches_held - f[ARCHES] - 1
+        need = jnp.minimum(need, D)
+        promising = near & (units + (need - 1) * lv + (need - 1) * need // 2 <= most)
+        ok = legal & ((f[ATTACHED] > 0) | (under > 0) | promising)
+        return jnp.where(ok, bits, jnp.uint32(0)).sum(-1, dtype=jnp.uint32)
+
+    def child(f, h, r, first):
+        level = f[LEVEL] + 1 + r
+        far = f[CELL] + SPAN * (dy[h] * BOARD_SIZE + dx[h])
+        under = info[far, 0]
+        support = level - under
+        return jnp.stack([far, h, level, f[ARCHES] + 1, f[UNITS] + r + support,
+                          f[REMAINDER] + r % cu + support % cu, jnp.maximum(f[ATTACHED], (under > 0).astype(jnp.int32)),
+                          jnp.maximum(f[TALLEST], jnp.maximum(r, support)), first])
+
+    # The roots: the legal anchors in index order, or the prefix in ``s`` (one root).
+    anchors = jnp.nonzero(mask_cells, size=n_cells, fill_value=0)[0].astype(jnp.int32)
+    n_roots = jnp.where(at_anchor, mask_cells.sum(), 1)
+    root_depth = jnp.where(at_anchor, 0, s.b_arches)
+    held = jnp.stack([s.b_cursor, s.b_heading, s.b_level, s.b_arches, s.b_units, s.b_remainder,
+                      s.b_attached.astype(jnp.int32), s.b_tallest, 0]).astype(jnp.int32)
+
+    def root(i):
+        cell = anchors[jnp.minimum(i, n_cells - 1)]
+        fresh = jnp.stack([cell, -1, -1, 0, 0, 0, 0, 0, 0]).astype(jnp.int32)
+        return jnp.where(at_anchor, fresh, held)
+
+    def colour_at(cell):
+        return jnp.clip(s.knob.reshape(-1)[cell].astype(jnp.int32), 0, 2)
+
+    # The path's studs: the prefix's arch ends (near legs) in the frames below the root.
+    frames = jnp.zeros((D + 1, N_FIELDS), jnp.int32)
+    ends = jnp.take(s.arch_ends, jnp.minimum(slots, s.arch_ends.shape[0] - 1))
+    frames = frames.at[:, CELL].set(jnp.where(slots < root_depth, ends, -1))
+
+    def body(c):
+        d = c["depth"]
+        starting = d < root_depth
+        dd = jnp.maximum(d, 0)
+        top, words = c["frames"][dd], c["words"][dd]
+        has = ~starting & (words != 0).any()
+        # The top's first step left: its child, evaluated now, pushed if steps follow it.
+        h = jnp.argmax(words != 0)
+        word = words[h]
+        low = word & (~word + jnp.uint32(1))
+        r = jax.lax.population_count(low - jnp.uint32(1)).astype(jnp.int32)
+        k = h * R + r
+        kid = child(top, h, r, jnp.where(d == root_depth, k, top[FIRST]))
+        kid_value = value(c["colour"], kid[ARCHES], kid[LEVEL], kid[TALLEST])
+        counts = has & (kid[ATTACHED] > 0)
+        # Or the next root (an anchor, or the prefix itself).
+        new = jnp.where(starting, root(c["next_root"]), kid)
+        at = jnp.where(starting, root_depth, d + 1)
+        new_words = steps_of(new, c["frames"][:, CELL].at[at].set(new[CELL]))
+        grow = starting | (has & (new_words != 0).any())
+        # Nothing left at the top: back one arch; below the root, the root is done.
+        finished = ~starting & ~has & (d == root_depth)
+        words_out = c["words"].at[jnp.where(has, dd, D), h].set(word & ~low)
+        return dict(
+            frames=c["frames"].at[jnp.where(grow, at, D)].set(new),
+            words=words_out.at[jnp.where(grow, at, D)].set(new_words),
+            depth=jnp.where(grow, at, jnp.where(has, d, d - 1)),
+            next_root=c["next_root"] + starting.astype(jnp.int32),
+            colour=jnp.where(starting, colour_at(jnp.where(at_anchor, new[CELL], s.anchor)), c["colour"]),
+            best=jnp.where(starting, NO_PAIR, jnp.where(counts, jnp.maximum(c["best"], kid_value), c["best"])),
+            cells=c["cells"].at[jnp.where(finished & at_anchor, c["frames"][0, CELL], n_cells)].max(c["best"]),
+            step_best=c["step_best"].at[jnp.where(counts, kid[FIRST], 4 * R)].max(kid_value),
+            done=finished & (c["next_root"] >= n_roots))
+
+    carry = dict(frames=frames, words=jnp.zeros((D + 1, 4), jnp.uint32), depth=root_depth - 1,
+                 next_root=jnp.int32(0), colour=jnp.int32(0), best=jnp.int32(NO_PAIR),
+                 cells=jnp.full(n_cells + 1, NO_PAIR, jnp.int32), step_best=jnp.full(4 * R + 1, NO_PAIR, jnp.int32),
+                 done=n_roots == 0)
+    carry = jax.lax.while_loop(lambda c: ~c["done"], body, carry)
+
+    prefix_value = value(colour_at(s.anchor), s.b_arches, s.b_level, s.b_tallest)
+    finish = jnp.where(~at_anchor & (s.b_arches > 0) & s.b_attached, prefix_value, NO_PAIR)
+    return carry["cells"][:n_cells], carry["step_best"].at[4 * R].set(finish)
