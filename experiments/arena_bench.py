@@ -52,7 +52,8 @@ def main() -> None:
     report = build_report(db, tour.id)
     played = [g["duration"] for g in db.games(tour.id)]
     result = {
-        "agents": agents, "build_action": args.build_action, "games": added, "games_recorded": report["games_recorded"], "wall_seconds": round(seconds, 1),
+        "agents": agents, "build_action": args.build_action,
+        "games": added, "games_recorded": report["games_recorded"], "wall_seconds": round(seconds, 1),
         "games_per_second": round(added / seconds, 2),
         "projected_seconds_for_all": round(plan.schedule.total_games * seconds / added, 0) if added else None,
         "play_seconds_in_batches": round(sum(played), 1),
