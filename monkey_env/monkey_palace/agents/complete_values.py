@@ -87,34 +87,53 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
 
     def value(colour, arches, level, tallest):
         by_colour = colour_values(s, tables, table, arches, level + 2)
-        return by_colour[colour] + bonus_value(s, static, tallest)
+        return by_colour[..., colour] + bonus_value(s, static, tallest)
 
-    def steps_of(f, path):
-        """(4,) uint32: per heading, a bit per rise of the arches after frame ``f`` that the
-        rules allow and that keep a legal completion possible by the reference's bound."""
+    def expand(f, path, colour):
+        """Every arch after frame ``f`` at once: ((4,) uint32, (4, W) int32). The words hold a
+        bit per (heading, rise) of the children still to visit: allowed by the rules, with a
+        legal completion still possible by the reference's bound, and not surely a leaf. The
+        values are every allowed child's own as a staircase (NO_PAIR where it may not finish),
+        so a leaf is valued here and never visited."""
         x, y = f[CELL] % BOARD_SIZE, f[CELL] // BOARD_SIZE
         cx, cy = x + dx[:, None] * span, y + dy[:, None] * span                  # (4, 3)
         inside = (0 <= cx) & (cx < BOARD_SIZE) & (0 <= cy) & (cy < BOARD_SIZE)
         on = inside.all(-1)
-        v = info[jnp.where(inside, cy * BOARD_SIZE + cx, n_cells)]              # (4, 3, 4)
-        far = cy[:, 2] * BOARD_SIZE + cx[:, 2]
+        far = jnp.where(on, cy[:, 2] * BOARD_SIZE + cx[:, 2], n_cells)
+        # The far knobs' neighbours an arch later, for the leaf test: (4 here, 4 next).
+        fx, fy = cx[:, 2, None] + SPAN * dx[None], cy[:, 2, None] + SPAN * dy[None]
+        beyond = (0 <= fx) & (fx < BOARD_SIZE) & (0 <= fy) & (fy < BOARD_SIZE)
+        next_far = jnp.where(beyond, fy * BOARD_SIZE + fx, n_cells)
+        v = info[jnp.concatenate([jnp.where(inside, cy * BOARD_SIZE + cx, n_cells), next_far], 1)]   # (4, 7, 4)
         revisits = ((path[None, :] == far[:, None]) & (slots < f[ARCHES])[None]).any(-1)
         back = (f[HEADING] >= 0) & ((headings - f[HEADING]) % 4 == 2)
         under, middle = v[:, 2, 0, None], jnp.maximum(v[:, 0, 1], v[:, 1, 1])[:, None]
-        lv = f[LEVEL] + 1 + rises[None]                                          # (1, R)
+        lv = f[LEVEL] + 1 + rises[None]                                          # (1, W)
         support = lv - under
         units = f[UNITS] + rises + support
         remainder = f[REMAINDER] + rises % cu + support % cu
         legal = ((on & ~revisits & ~back & (v[:, 2, 2] > 0))[:, None] & (f[ARCHES] < jnp.minimum(arches_held, D - 1))
                  & (middle <= lv) & (under <= lv) & (units <= most) & (remainder <= bricks))
+        attached = (f[ATTACHED] > 0) | (under > 0)
         # BuildSearch._promising of the child: an unattached prefix must still reach an
         # element within its arches, paying a ground support for each arch before that one.
         need = jnp.maximum(1, v[:, 2, 3, None])
         near = need <= arches_held - f[ARCHES] - 1
         need = jnp.minimum(need, D)
         promising = near & (units + (need - 1) * lv + (need - 1) * need // 2 <= most)
-        ok = legal & ((f[ATTACHED] > 0) | (under > 0) | promising)
-        return jnp.where(ok, bits, jnp.uint32(0)).sum(-1, dtype=jnp.uint32)
+        ok = legal & (attached | promising)
+        # A child is surely a leaf when it holds no arch more, or when every next arch costs
+        # more units than are left: an arch on a knob of height u after level l costs at least
+        # |l + 1 - u| (a rise up to u, or a support down to it).
+        next_under, next_rest = v[:, 3:, 0], v[:, 3:, 2]                          # (4 here, 4 next)
+        turn_ok = (headings[:, None] - headings[None, :]) % 4 != 2
+        cheapest = jnp.min(jnp.where((turn_ok & (next_rest > 0))[:, None], jnp.abs(lv[..., None] + 1 - next_under[:, None]),
+                                     FAR), -1)                                   # (4, W)
+        inner = (f[ARCHES] + 2 <= jnp.minimum(arches_held, D - 1)) & (units + cheapest <= most)
+        tallest = jnp.maximum(f[TALLEST], jnp.maximum(rises, support))
+        values = value(colour, f[ARCHES] + 1, lv, tallest)
+        words = jnp.where(ok & inner, bits, jnp.uint32(0)).sum(-1, dtype=jnp.uint32)
+        return words, jnp.where(ok & attached, values, NO_PAIR)
 
     def child(f, h, r, first):
         level = f[LEVEL] + 1 + r
@@ -146,45 +165,48 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
     frames = frames.at[:, CELL].set(jnp.where(slots < root_depth, ends, -1))
 
     def body(c):
-        d = c["depth"]
-        starting = d < root_depth
-        dd = jnp.maximum(d, 0)
-        top, words = c["frames"][dd], c["words"][dd]
-        has = ~starting & (words != 0).any()
-        # The top's first step left: its child, evaluated now, pushed if steps follow it.
+        # The deepest frame with a child left to visit (the frames above it are spent): no
+        # iteration goes back. None left: the root is done, and the next one starts.
+        live = (c["words"] != 0).any(-1) & (slots >= root_depth) & (slots <= c["depth"])
+        t = jnp.max(jnp.where(live, slots, -1))
+        starting = t < 0
+        td = jnp.maximum(t, 0)
+        top, words = c["frames"][td], c["words"][td]
+        # That frame's first child left, or the next root (an anchor, or the prefix itself).
         h = jnp.argmax(words != 0)
         word = words[h]
         low = word & (~word + jnp.uint32(1))
         r = jax.lax.population_count(low - jnp.uint32(1)).astype(jnp.int32)
-        k = h * R + r
-        kid = child(top, h, r, jnp.where(d == root_depth, k, top[FIRST]))
-        kid_value = value(c["colour"], kid[ARCHES], kid[LEVEL], kid[TALLEST])
-        counts = has & (kid[ATTACHED] > 0)
-        # Or the next root (an anchor, or the prefix itself).
-        new = jnp.where(starting, root(c["next_root"]), kid)
-        at = jnp.where(starting, root_depth, d + 1)
-        new_words = steps_of(new, c["frames"][:, CELL].at[at].set(new[CELL]))
-        grow = starting | (has & (new_words != 0).any())
-        # Nothing left at the top: back one arch; below the root, the root is done.
-        finished = ~starting & ~has & (d == root_depth)
-        words_out = c["words"].at[jnp.where(has, dd, D), h].set(word & ~low)
+        new = jnp.where(starting, root(c["next_root"]), child(top, h, r, jnp.where(t == root_depth, h * R + r, top[FIRST])))
+        colour = jnp.where(starting, colour_at(jnp.where(at_anchor, new[CELL], s.anchor)), c["colour"])
+        at = jnp.where(starting, root_depth, t + 1)
+        new_words, values = expand(new, c["frames"][:, CELL].at[at].set(new[CELL]), colour)
+        grow = (new_words != 0).any()
+        words_out = c["words"].at[jnp.where(starting, D, td), h].set(word & ~low)
+        best = jnp.where(starting, NO_PAIR, c["best"])
         return dict(
             frames=c["frames"].at[jnp.where(grow, at, D)].set(new),
             words=words_out.at[jnp.where(grow, at, D)].set(new_words),
-            depth=jnp.where(grow, at, jnp.where(has, d, d - 1)),
+            depth=jnp.where(grow, at, t),
             next_root=c["next_root"] + starting.astype(jnp.int32),
-            colour=jnp.where(starting, colour_at(jnp.where(at_anchor, new[CELL], s.anchor)), c["colour"]),
-            best=jnp.where(starting, NO_PAIR, jnp.where(counts, jnp.maximum(c["best"], kid_value), c["best"])),
-            cells=c["cells"].at[jnp.where(finished & at_anchor, c["frames"][0, CELL], n_cells)].max(c["best"]),
-            step_best=c["step_best"].at[jnp.where(counts, kid[FIRST], 4 * R)].max(kid_value),
-            done=finished & (c["next_root"] >= n_roots))
+            colour=colour,
+            best=jnp.maximum(best, values.max()),
+            cells=c["cells"].at[jnp.where(starting & c["active"] & at_anchor, c["root_cell"], n_cells)].max(c["best"]),
+            root_cell=jnp.where(starting, new[CELL], c["root_cell"]),
+            # Under the root each child is a first step of its own (kept apart, placed at the end).
+            root_values=jnp.where(starting, values, c["root_values"]),
+            step_best=c["step_best"].at[jnp.where(starting, 4 * R, new[FIRST])].max(values.max()),
+            active=jnp.asarray(True),
+            done=starting & (c["next_root"] >= n_roots))
 
     carry = dict(frames=frames, words=jnp.zeros((D + 1, 4), jnp.uint32), depth=root_depth - 1,
-                 next_root=jnp.int32(0), colour=jnp.int32(0), best=jnp.int32(NO_PAIR),
+                 next_root=jnp.int32(0), root_cell=jnp.int32(0), active=jnp.asarray(False), colour=jnp.int32(0), best=jnp.int32(NO_PAIR),
                  cells=jnp.full(n_cells + 1, NO_PAIR, jnp.int32), step_best=jnp.full(4 * R + 1, NO_PAIR, jnp.int32),
-                 done=n_roots == 0)
+                 root_values=jnp.full((4, W), NO_PAIR, jnp.int32), done=n_roots == 0)
     carry = jax.lax.while_loop(lambda c: ~c["done"], body, carry)
 
     prefix_value = value(colour_at(s.anchor), s.b_arches, s.b_level, s.b_tallest)
     finish = jnp.where(~at_anchor & (s.b_arches > 0) & s.b_attached, prefix_value, NO_PAIR)
-    return carry["cells"][:n_cells], carry["step_best"].at[4 * R].set(finish)
+    firsts = (headings[:, None] * R + rises[None]).reshape(-1)
+    steps = carry["step_best"].at[firsts].max(carry["root_values"].reshape(-1))
+    return carry["cells"][:n_cells], steps.at[4 * R].set(finish)

@@ -208,13 +208,14 @@ def batch_scores(jg):
 
     t, st, L = jg.tables, jg.static, jg.layout
 
-    def only_where(fn, args, need, width):
+    def only_where(fn, args, need, width, group=None):
         """fn(*args of one game) -> (width,) for the games in `need`, zeros for the others. Under
         vmap both sides of a branch run, so the walks must not run for every game: the games that
         need them are gathered a small group at a time (on a CPU small groups keep the walk in
-        cache, as in the engine's batched step; a GPU takes a quarter of the batch at once)."""
+        cache, as in the engine's batched step; a GPU takes a quarter of the batch at once).
+        ``group``: games at a time (default: the engine's)."""
         batch = need.shape[0]
-        group = jg.group_for(batch)
+        group = min(batch, group or jg.group_for(batch))
 
         def work(carry):
             need, out = carry
@@ -254,8 +255,10 @@ def batch_scores(jg):
                 cells, steps = walk_scores(s, cell_mask, t, st, s.phase == Phase.ANCHOR)
                 return jnp.concatenate([cells, steps])
             building = live & ((states.phase == Phase.ANCHOR) | (states.phase == Phase.SHAPE))
+            # One game at a time on a CPU: the walk indexes its stack at every arch, and in a
+            # group every game waits for the longest walk (docs/ENVIRONMENTS.md).
             both = only_where(walk, (states, masks[:, L.cell:L.cell + NUM_CELLS]), building,
-                              NUM_CELLS + L.buy_pile - L.shape)
+                              NUM_CELLS + L.buy_pile - L.shape, group=1 if jax.default_backend() == "cpu" else None)
             cells, shapes = both[:, :NUM_CELLS], both[:, NUM_CELLS:]
         else:
             cells = only_where(lambda s: sv.anchor_values(s, t, st), (states,),
