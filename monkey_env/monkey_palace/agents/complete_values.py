@@ -200,7 +200,8 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
             done=starting & (c["next_root"] >= n_roots))
 
     carry = dict(frames=frames, words=jnp.zeros((D + 1, 4), jnp.uint32), depth=root_depth - 1,
-                 next_root=jnp.int32(0), root_cell=jnp.int32(0), active=jnp.asarray(False), colour=jnp.int32(0), best=jnp.int32(NO_PAIR),
+                 next_root=jnp.int32(0), root_cell=jnp.int32(0), active=jnp.asarray(False), colour=jnp.int32(0),
+                 best=jnp.int32(NO_PAIR),
                  cells=jnp.full(n_cells + 1, NO_PAIR, jnp.int32), step_best=jnp.full(4 * R + 1, NO_PAIR, jnp.int32),
                  root_values=jnp.full((4, W), NO_PAIR, jnp.int32), done=n_roots == 0)
     carry = jax.lax.while_loop(lambda c: ~c["done"], body, carry)
