@@ -19,9 +19,9 @@ to the lowest action index. The scores:
   The anchor's score is its best staircase's value; at the shape decision the score is the
   value of each shape at the chosen anchor, so the shape taken is the one that made the anchor
   best. Ties: the lowest anchor index (y * 32 + x), then the lowest catalogue index. With the
-  complete build action (reference engine) each arch step scores the best staircase that
-  begins with it and "finish" the staircase built so far: the staircase taken is again the
-  best of the anchor's, over every staircase the rules allow.
+  complete build action each arch step scores the best staircase that begins with it and
+  "finish" the staircase built so far: the staircase taken is again the best of the anchor's,
+  over every staircase the rules allow (ties: the lowest action index at each step).
 * **Buy.** The affordable pile top with the most Banana Points, then the cheaper, then the
   lowest pile index; stop when none is affordable.
 * **Arch or brick.** An arch (arches earn credits) unless the player holds more arches than bricks.
@@ -32,9 +32,11 @@ to the lowest action index. The scores:
 
 ``act`` reads only public information of a reference :class:`~monkey_env.monkey_palace.engine.Game` (the pile
 tops, never the order inside a pile). ``act_batch`` computes the same scores on the JAX engine,
-jit-compiled over the batch; the staircase values come from
-:mod:`monkey_env.monkey_palace.agents.staircase_values`, which evaluates every legal pair along the walk that
-computes the anchor mask, for the games at an anchor or shape decision only (in small groups).
+jit-compiled over the batch, for the games at an anchor or build decision only (in small groups).
+The catalogue's staircase values come from :mod:`monkey_env.monkey_palace.agents.staircase_values`,
+which evaluates every legal pair along the walk that computes the anchor mask; the complete
+action's from :mod:`monkey_env.monkey_palace.agents.complete_values`, a depth-first walk over
+every legal staircase (the same maximum as the reference's, which has no table form).
 tests/games/monkey_palace/test_greedy.py plays both in lockstep and asserts identical choices.
 """
 

@@ -21,8 +21,9 @@ heading part plus a rise part per heading, and a finish logit:
     arch logits   = heading(4)[h] + rise(4 × R)[h, r] over [h, t's 3×3 tokens, g] at the cursor   (4 × R)
     finish logit  = linear over the same features                                                (1)
 
-Greedy's batched scores value the catalogue's staircases only, so this network has no greedy
-inputs (no derived planes, no per-action features): it learns from the observation alone.
+Greedy's scores on this action come from a walk over every legal staircase (agents/complete_values.py),
+too slow to compute at every decision of training, so this network has no greedy inputs (no derived
+planes, no per-action features): it learns from the observation alone.
 
 Convolutions run only on the 8×8 token grid; everything at the studs' resolution is a 1×1
 (a matrix product), because XLA's CPU convolutions (and their gradients) at 32×32 were what

@@ -21,14 +21,12 @@ class MonkeyPalacePolicy(PolicyGame):
     def __init__(self, engine):
         from monkey_env.monkey_palace.agents.greedy import batch_scores
         super().__init__(engine)
-        # The complete build action: greedy's batched scores value the catalogue only, so its
-        # network has no greedy inputs and its league has no greedy opponent (has_greedy).
+        # The complete build action: greedy's scores come from a walk over every staircase, too
+        # slow to be an input at every decision of training, so its network has no greedy inputs
+        # and the greedy opponent computes its scores apart, for its own rows only.
         self.complete = bool(engine.static.complete)
-        self._scores = (lambda states, masks: jnp.zeros(masks.shape, jnp.int32)) if self.complete else batch_scores(engine)
-
-    def has_greedy(self) -> bool:
-        """Whether the batched greedy plays this engine (not on the complete build action, so far)."""
-        return not self.complete
+        self._greedy_scores = batch_scores(engine)
+        self._scores = (lambda states, masks: jnp.zeros(masks.shape, jnp.int32)) if self.complete else self._greedy_scores
 
     def build_network(self, network: dict):
         from monkey_env.monkey_palace.agents.network import PalaceNet
@@ -54,13 +52,12 @@ class MonkeyPalacePolicy(PolicyGame):
 
     def greedy(self, states, masks, aux, key, need):
         from monkey_env.monkey_palace.agents.greedy import greedy_choice
-        if self.complete:
-            raise ValueError("greedy's batched scores value the catalogue's staircases only: a run on build_action "
-                             "'complete' has no greedy opponent (league weight greedy: 0, no greedy_slots)")
+        if self.complete:        # the walk runs for greedy's rows only (a row without a legal action is skipped)
+            return greedy_choice(self._greedy_scores(states, masks & need[:, None]), masks)
         return greedy_choice(aux, masks)
 
     def greedy_needs_inputs(self) -> bool:
-        return True              # greedy's choice is read from the inputs' scores
+        return not self.complete     # on the catalogue greedy's choice is read from the inputs' scores
 
     def state_of(self, game):
         from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game

@@ -17,7 +17,7 @@ from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.options import GameOptions
 
 COMPLETE = GameOptions(build_action="complete")
-# Random opponents only: greedy has no batched form on the complete action (refused below).
+# Random opponents only: the tiny run learns to buy (greedy's walk would slow it down).
 TINY = dict(ppo=dict(num_envs=8, num_steps=8, num_minibatches=2, num_epochs=2, learning_rate=1e-2),
             network=dict(width=4, hidden=16, stud_features=4),
             games=dict(players=[2], maps=["1"], options=dict(build_action="complete")),
@@ -94,10 +94,28 @@ def _shape_hidden(pg, network, params, inputs) -> np.ndarray:
     return np.maximum(np.asarray(state["intermediates"]["shape_hidden"]["__call__"][0][0]), 0.0)   # after its relu
 
 
-def test_a_league_with_greedy_is_refused_on_the_complete_action(jg):
-    cfg = JaxTrainConfig.model_validate({**TINY, "league": dict(snapshot_every=1, snapshots=1)})
-    with pytest.raises(ValueError, match="league: this engine has no batched greedy"):
-        make_train(cfg, jg)
+def test_the_league_greedy_is_the_batched_greedy_on_its_own_rows(jg):
+    """The complete action's league has a greedy opponent: the trainer's greedy rows take
+    GreedyAgent's batched choice (held to the reference in test_greedy.py); the rows that do not
+    need greedy are left out of its walk."""
+    from monkey_env.agents.ppo_games import policy_game
+    from monkey_env.monkey_palace.agents.greedy import GreedyAgent
+
+    pg = policy_game("monkey_palace", jg)
+    assert pg.has_greedy() and not pg.greedy_needs_inputs()
+    rng = np.random.default_rng(3)
+    params = jax.tree_util.tree_map(lambda *x: jnp.stack(x), *[jg.params(COMPLETE.replace(map=str(1 + i % 4)))
+                                                                for i in range(8)])
+    states = jg.batch_init(jax.random.split(jax.random.PRNGKey(3), 8), params)
+    for _ in range(25 + rng.integers(0, 10)):
+        masks = np.asarray(jg.batch_legal_mask(states))
+        states = jg.batch_step(states, np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+    masks = jg.batch_legal_mask(states)
+    assert np.isin(np.asarray(states.phase), [Phase.ANCHOR, Phase.SHAPE]).any()
+    need = jnp.asarray([True, False] * 4)
+    chosen = np.asarray(pg.greedy(states, masks, None, jax.random.PRNGKey(0), need))
+    expected = np.asarray(GreedyAgent(0).act_batch(jg, states, masks, None))
+    np.testing.assert_array_equal(chosen[::2], expected[::2])
 
 
 def _buy_decisions(jg, games: int = 6):
