@@ -113,7 +113,7 @@ def run(cfg, run_dir: Path | None = None, resume: str | Path | None = None, log=
     trainer = make_train(cfg)
     if not trainer.pg.has_greedy():
         raise ValueError("train ranks its checkpoints by the win rate against greedy, which has no batched form on "
-                         "these options (build_action 'complete'): train them with apps.jax_trainer.make_train")
+                         "these options: train them with apps.jax_trainer.make_train")
     network = cfg.network.model_dump()
     meta = {"config": cfg.name, "game": cfg.game, "reward_scale": cfg.ppo.reward_scale, "win_bonus": cfg.ppo.win_bonus,
             "actions": trainer.jg.num_actions}

@@ -260,7 +260,8 @@ def batch_scores(jg):
             # One game at a time on a CPU: the walk indexes its stack at every arch, and in a
             # group every game waits for the longest walk (docs/ENVIRONMENTS.md).
             both = only_where(walk, (states, masks[:, L.cell:L.cell + NUM_CELLS]), building,
-                              NUM_CELLS + L.buy_pile - L.shape, group=1 if jax.default_backend() == "cpu" else None)
+                              NUM_CELLS + L.buy_pile - L.shape,
+                              group=jg.group_size or (1 if jax.default_backend() == "cpu" else None))
             cells, shapes = both[:, :NUM_CELLS], both[:, NUM_CELLS:]
         else:
             cells = only_where(lambda s: sv.anchor_values(s, t, st), (states,),

@@ -45,6 +45,19 @@ def test_balance_tiny_report(tmp_path):
     assert json.loads((tmp_path / "again" / "figures.json").read_text())["seats"] == fig["seats"]
 
 
+def test_balance_plays_the_complete_build_action(tmp_path):
+    """--build-action complete: every game builds arch by arch, greedy in every seat (its
+    batched walk over every staircase), and the report says which build action it measured."""
+    out = tmp_path / "complete"
+    rc = main(["balance", "--players", "2", "--maps", "1", "--agents", "greedy", "--games", "4", "--batch", "4",
+               "--options", "none", "--skill", "none", "--build-action", "complete", "--quiet", "--out", str(out)])
+    assert rc == 0
+    fig = json.loads((out / "figures.json").read_text())
+    assert fig["meta"]["plan"]["build_action"] == "complete"
+    assert fig["seats"]["cells"][0]["n"] == 4
+    assert "build action: complete" in (out / "report.html").read_text()
+
+
 @pytest.mark.parametrize("argv,msg", [
     (["--maps", "5"], "no ground map 5"),
     (["--maps", "1,edited.yaml"], "N=FILE"),

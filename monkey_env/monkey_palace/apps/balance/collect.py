@@ -171,8 +171,9 @@ class Collector:
     """Plays cells in fixed-size batches: one JaxGame (one compilation) per game data variant."""
 
     def __init__(self, batch: int = 256, seed: int = 0, progress: bool = True, max_decisions: int = 2000,
-                 config_dir: str | None = None):
+                 config_dir: str | None = None, build_action: str = "catalogue"):
         self.batch = batch
+        self.build_action = build_action
         self.seed = seed
         self.progress = progress
         self.max_decisions = max_decisions
@@ -197,8 +198,10 @@ class Collector:
             from monkey_env.apps.arena.games import use_jax_cache
             from monkey_env.monkey_palace.game_data import load_game_data
             from monkey_env.monkey_palace.jaxgame.env import JaxGame
+            from monkey_env.monkey_palace.options import GameOptions
             use_jax_cache()   # compiled programs kept on disk: a second report starts in seconds
-            self._games[key] = JaxGame(data=load_game_data(1, **self._data[variant]))
+            self._games[key] = JaxGame(GameOptions(build_action=self.build_action),
+                                       data=load_game_data(1, **self._data[variant]))
         return self._games[key]
 
     def agent(self, name: str, seat: int):
@@ -222,7 +225,9 @@ class Collector:
         seed0 = self.seed if seed0 is None else seed0
         t0 = time.perf_counter()
         # Every batch filled to self.batch (pad): one compiled shape; the extra games are dropped.
-        table = play_games(agents, GameOptions(players=cell.players, map=str(map_arg), **OPTION_SETS[cell.options]),
+        options = GameOptions(players=cell.players, map=str(map_arg), build_action=self.build_action,
+                              **OPTION_SETS[cell.options])
+        table = play_games(agents, options,
                            seed0 + np.arange(games), names=list(cell.lineup), engine="jax", batch=self.batch, pad=True,
                            agent_key=lambda chunk: int(chunk[0]) * 7 + cell.players,
                            max_decisions=self.max_decisions, share_agents=True, jax_game=jg)
@@ -247,6 +252,7 @@ class BalancePlan:
     skill_games: int = 0                    # per (map, agent pair); 0 = games // 2
     variants: tuple[str, ...] = ()          # what-if variant names (added to the Collector)
     seed: int = 0
+    build_action: str = "catalogue"         # the game's build action (the Collector's)
 
     def cells(self) -> list[tuple[Cell, int, int]]:
         """(cell, games, first seed) of every cell of the plan."""

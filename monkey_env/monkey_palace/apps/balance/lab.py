@@ -60,6 +60,8 @@ def add_flags(p) -> None:
     p.add_argument("--cards", help="edited cards.yaml: what-if beside the defaults")
     p.add_argument("--boards", help="edited boards.yaml: what-if beside the defaults")
     p.add_argument("--whatif-games", type=int, default=0, help="games per (players, map) of a what-if; default --games")
+    p.add_argument("--build-action", choices=("catalogue", "complete"), default="catalogue",
+                   help="the build action of every game (default: catalogue); the agents must play it")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             except ValueError as e:
                 raise SystemExit(f"--agents: {e}") from None
         collector = Collector(batch=min(args.batch, max(args.games, 1)), seed=args.seed, progress=not args.quiet,
-                              config_dir=args.config_dir)
+                              config_dir=args.config_dir, build_action=args.build_action)
         variants, files = [], {}
         for name, kw in (("cards", dict(cards=args.cards)), ("boards", dict(boards=args.boards))):
             if kw[name]:
@@ -126,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
             files["maps"] = map_files
         plan = BalancePlan(players=players, maps=tuple(maps), agents=agents, games=args.games,
                     option_games=args.option_games, options=options, skill=skill, skill_games=args.skill_games,
-                    variants=tuple(variants), seed=args.seed)
+                    variants=tuple(variants), seed=args.seed, build_action=args.build_action)
         wg = args.whatif_games or args.games
         plan_cells = plan.cells()
         # A what-if map replaces only its own map: keep those variant cells on the edited maps.

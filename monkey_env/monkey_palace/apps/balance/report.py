@@ -457,6 +457,7 @@ def write(fig: dict, out: str | Path) -> Path:
     prov = meta.get("provenance") or {}
     head = (f"{meta['games_total']} games; agents: {', '.join(meta.get('plan', {}).get('agents', []))}"
             f"{' (skill: ' + ', '.join(meta['plan']['skill']) + ')' if meta.get('plan', {}).get('skill') else ''}; "
+            f"build action: {meta.get('plan', {}).get('build_action', 'catalogue')}; "
             f"played in {meta.get('seconds_total', 0):.0f} s (batch {meta.get('batch')}, seed {meta.get('seed')}); "
             f"95% intervals everywhere; a difference whose interval holds 0 is marked not significant."
             + (" INCOMPLETE RUN: the games played before it stopped." if meta.get("complete") is False else "")
