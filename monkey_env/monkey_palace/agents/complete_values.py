@@ -6,15 +6,17 @@ staircase that starts there, an arch step by the best staircase that begins with
 and that maximum has no table form: the value grows with the arches, and a longest
 self-avoiding path does not decompose (the masks' loop erasure only answers whether some
 staircase exists). So this module walks the staircases themselves, as
-``BuildSearch.staircases_from`` does: a depth-first walk with an explicit stack, one arch per
-iteration of a while loop, for one game (the greedy vmaps it over small groups of games).
+``BuildSearch.staircases_from`` does: a depth-first walk with an explicit stack in a while
+loop, for one game (greedy.batch_scores runs it for the games at a build decision, one at a time
+on a CPU). An iteration visits one prefix and values all its children at once; a child gets a
+visit of its own only if it may go on (a sound leaf test), and no iteration goes back.
 
 What it visits: every prefix the rules allow (staircases.BuildSearch.extend) that is attached
 or can still attach by the reference's own bound (``BuildSearch._promising``: the lattice
 distance to an element and the ground supports on the way). That bound only removes prefixes
 without a legal completion, so the finished staircases visited are exactly the legal ones;
-a few unattached prefixes with no completion are walked in vain (about a fifth more prefixes
-than the legal ones on real positions, docs/ENVIRONMENTS.md). A stud is never revisited
+a few unattached prefixes with no completion are walked in vain (with the reference's search
+on greedy's positions, about a fifth more prefixes than with its exact completability test). A stud is never revisited
 (rule I): arches join lattice points three studs apart, and two arches share a stud only
 where they share a lattice point, so the walk compares far ends with the path's points.
 """
