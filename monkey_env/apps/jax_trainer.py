@@ -322,8 +322,8 @@ class Trainer:
         self.n_settings = len(settings)
         self.greedy_slots = config.league.greedy_slots
         if not self.pg.has_greedy() and (self.greedy_slots is not None or config.league.weights.get("greedy", 0.0) > 0):
-            raise ValueError("league: this engine has no batched greedy (greedy values the catalogue's staircases only, "
-                             "not build_action 'complete'): set league.weights.greedy to 0 and no greedy_slots")
+            raise ValueError("league: this engine has no batched greedy: set league.weights.greedy to 0 and no "
+                             "greedy_slots")
         weights = jnp.asarray([config.league.weights.get(k, 0.0) for k in OPPONENT_KINDS], jnp.float32)
         if self.greedy_slots is not None:        # the other slots draw among the other kinds
             weights = weights.at[GREEDY].set(0.0)
