@@ -221,6 +221,8 @@ def test_an_evaluation_is_cut_in_chunks_that_keep_the_seats_alternated():
 def test_training_configs_choose_their_trainer_and_name_bad_fields(tmp_path):
     assert load_config("configs/train/ppo_jax.yaml").trainer == "jax"
     assert load_config("configs/train/ppo_sb3.yaml").trainer == "sb3"
+    complete = load_config("configs/train/ppo_jax_complete.yaml")
+    assert complete.games.options.build_action == "complete" and complete.league.weights["greedy"] > 0
     bad = tmp_path / "bad.yaml"
     bad.write_text("ppo: {num_envs: 1}\n")
     with pytest.raises(ConfigError, match="ppo.num_envs"):
