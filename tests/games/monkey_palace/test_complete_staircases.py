@@ -358,19 +358,20 @@ def test_the_web_page_builds_arch_by_arch_with_previews(tmp_path):
 
 
 # ---------------------------------------------------------------- the commands
-def test_commands_play_the_complete_action_on_the_reference_engine(capsys, tmp_path):
-    import json
-
+def test_commands_play_the_complete_action_on_either_engine(tmp_path):
+    """A tournament of greedy and random plays the complete action on the reference engine when
+    asked; left to choose, it plays batched on the JAX engine (greedy's walk)."""
+    from monkey_env.apps.arena.results import Results
+    from monkey_env.apps.arena.runner import plan_tournament
     from monkey_env.apps.cli import main
 
-    assert main(["evaluate", "--agents", "greedy,random", "--games", "2", "--build-action", "complete", "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
-    assert report["engine"] == "reference" and report["games"] == 2
-    with pytest.raises(SystemExit) as stopped:
-        main(["tournament", "--agents", "greedy,random", "--games", "2", "--engine", "jax", "--build-action", "complete",
-              "--db", str(tmp_path / "t.sqlite")])
-    # one line, as the tournament's other refusals: greedy's batched scores are the catalogue's
-    assert "greedy only offer act here" in str(stopped.value.code)
+    db = tmp_path / "t.sqlite"
+    assert main(["tournament", "--agents", "greedy,random", "--games", "2", "--engine", "reference",
+                 "--build-action", "complete", "--db", str(db), "--quiet"]) == 0
+    ((tour, games),) = Results(db).tournaments()
+    assert games == 2 and tour.config["engine"] == "reference" and tour.config["options"]["build_action"] == "complete"
+    plan = plan_tournament(["greedy", "random"], 2, "1", {"build_action": "complete"}, 2, 0, "auto")
+    assert plan.spec["engine"] == "jax"
 
 
 def test_the_coverage_report_measures_both_actions_against_the_enumerator(tmp_path):
