@@ -16,9 +16,10 @@ or can still attach by the reference's own bound (``BuildSearch._promising``: th
 distance to an element and the ground supports on the way). That bound only removes prefixes
 without a legal completion, so the finished staircases visited are exactly the legal ones;
 a few unattached prefixes with no completion are walked in vain (with the reference's search
-on greedy's positions, about a fifth more prefixes than with its exact completability test). A stud is never revisited
-(rule I): arches join lattice points three studs apart, and two arches share a stud only
-where they share a lattice point, so the walk compares far ends with the path's points.
+on greedy's positions, about a fifth more prefixes than with its exact completability test).
+A stud is never revisited (rule I): arches join lattice points three studs apart, and two
+arches share a stud only where they share a lattice point, so the walk compares far ends with
+the path's points.
 """
 
 from __future__ import annotations
@@ -193,16 +194,17 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
             next_root=c["next_root"] + starting.astype(jnp.int32),
             colour=colour,
             best=jnp.maximum(best, values.max()),
-            cells=c["cells"].at[jnp.where(starting & c["active"] & at_anchor, c["root_cell"], n_cells)].max(c["best"]),
+            # A root starting after another: the one before is done.
+            cells=c["cells"].at[jnp.where(starting & (c["next_root"] > 0) & at_anchor, c["root_cell"], n_cells)]
+            .max(c["best"]),
             root_cell=jnp.where(starting, new[CELL], c["root_cell"]),
             # Under the root each child is a first step of its own (kept apart, placed at the end).
             root_values=jnp.where(starting, values, c["root_values"]),
             step_best=c["step_best"].at[jnp.where(starting, 4 * R, new[FIRST])].max(values.max()),
-            active=jnp.asarray(True),
             done=starting & (c["next_root"] >= n_roots))
 
     carry = dict(frames=frames, words=jnp.zeros((D + 1, 4), jnp.uint32), depth=root_depth - 1,
-                 next_root=jnp.int32(0), root_cell=jnp.int32(0), active=jnp.asarray(False), colour=jnp.int32(0),
+                 next_root=jnp.int32(0), root_cell=jnp.int32(0), colour=jnp.int32(0),
                  best=jnp.int32(NO_PAIR),
                  cells=jnp.full(n_cells + 1, NO_PAIR, jnp.int32), step_best=jnp.full(4 * R + 1, NO_PAIR, jnp.int32),
                  root_values=jnp.full((4, W), NO_PAIR, jnp.int32), done=n_roots == 0)
