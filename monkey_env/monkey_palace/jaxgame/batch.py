@@ -53,9 +53,8 @@ class BatchedPlay:
             need = (s.pending == kind) & ~s.terminated
             return need if which is None else need & jax.vmap(which)(s)
 
-        def run(s, kind, which, work):
-            """Do `work` for up to `group` games pending `kind` (those `which` picks), gathered together."""
-            need = pending(s, kind, which)
+        def run(s, need, work):
+            """Do `work` for up to `group` of the games in `need`, gathered together."""
             idx = jnp.nonzero(need, size=group, fill_value=batch)[0]
             sub = jax.tree_util.tree_map(lambda x: x[jnp.minimum(idx, batch - 1)], s)
             sub = jax.vmap(lambda x: rules.settle(work(x), with_pending=False))(sub)
@@ -63,8 +62,8 @@ class BatchedPlay:
 
         def body(s):
             for kind, which, work in rules.pending_work():
-                s = jax.lax.cond(pending(s, kind, which).any(),
-                                 lambda s, kind=kind, which=which, work=work: run(s, kind, which, work), lambda s: s, s)
+                need = pending(s, kind, which)
+                s = jax.lax.cond(need.any(), lambda s, need, work=work: run(s, need, work), lambda s, need: s, s, need)
             return s
 
         def needs(s):
