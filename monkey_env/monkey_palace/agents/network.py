@@ -12,8 +12,8 @@ the monkey stays, the frog). The network mirrors that:
     value         = MLP over g                                                              ()
 
 **The complete build action** (``n_rises > 0``: a JaxGame with ``build_action: complete``, no
-shapes): the input has the observation's 2 planes of the staircase in progress (the arches
-chosen so far, the cursor) in place of the derived planes, and the build decision's logits are
+shapes): the input also has the observation's 2 planes of the staircase in progress (the arches
+chosen so far, the cursor), 24 planes in all, and the build decision's logits are
 factored like its action: the stud logits choose the anchor, then at the cursor (the anchor,
 then the last arch's far end) an arch head gives the next arch's (heading, rise) logits, a
 heading part plus a rise part per heading, and a finish logit:
@@ -21,9 +21,9 @@ heading part plus a rise part per heading, and a finish logit:
     arch logits   = heading(4)[h] + rise(4 × R)[h, r] over [h, t's 3×3 tokens, g] at the cursor   (4 × R)
     finish logit  = linear over the same features                                                (1)
 
-Greedy's scores on this action come from a walk over every legal staircase (agents/complete_values.py),
-too slow to compute at every decision of training, so this network has no greedy inputs (no derived
-planes, no per-action features): it learns from the observation alone.
+Greedy's scores on this action come from a walk over every legal staircase
+(agents/complete_values.py) and enter as on the catalogue (below): the derived planes at the
+anchor decision, the per-action features at every arch step and at finish.
 
 Convolutions run only on the 8×8 token grid; everything at the studs' resolution is a 1×1
 (a matrix product), because XLA's CPU convolutions (and their gradients) at 32×32 were what
@@ -111,10 +111,11 @@ def planes_from_compact(c: CompactInputs) -> jnp.ndarray:
     return planes
 
 
-def action_features(scores, mask, phase, n_shapes: int) -> jnp.ndarray:
-    """(A, 3) float32 per-action features from greedy's scores (see the module docstring)."""
+def action_features(scores, mask, phase, n_build: int) -> jnp.ndarray:
+    """(A, 3) float32 per-action features from greedy's scores (see the module docstring);
+    ``n_build``: the build choices after the studs (the shapes, or the arch steps and finish)."""
     scores = scores.astype(jnp.int32)
-    n_big = NUM_CELLS + n_shapes            # studs and shapes: POINT × points + decoration top
+    n_big = NUM_CELLS + n_build             # studs and build choices: POINT × points + decoration top
     index = jnp.arange(scores.shape[-1])
     staircase = (index < n_big) & (phase <= Phase.SHAPE)
     points = jnp.where(staircase, scores // POINT, scores / BUY_SCALE).astype(jnp.float32)
@@ -152,9 +153,9 @@ class PalaceNet(nn.Module):
         batch = c.phase.shape[0]
         complete = self.n_rises > 0
         planes = jax.vmap(planes_from_compact)(c)                              # (B, 20 or 22, 32, 32)
-        if not complete:   # the catalogue: greedy's values as 2 derived planes
-            planes = jnp.concatenate([planes, jax.vmap(derived_planes)(c.scores, c.mask, c.phase)], 1)
-        x = planes.transpose(0, 2, 3, 1)                                       # (B, 32, 32, 22)
+        # greedy's values as 2 derived planes
+        planes = jnp.concatenate([planes, jax.vmap(derived_planes)(c.scores, c.mask, c.phase)], 1)
+        x = planes.transpose(0, 2, 3, 1)                                       # (B, 32, 32, 22 or 24)
         h = nn.relu(nn.Dense(self.stud_features, name="stud_in")(x))          # (B, 32, 32, F)
         patches = h.reshape(batch, TOKENS, PATCH, TOKENS, PATCH, self.stud_features)
         patches = patches.transpose(0, 1, 3, 2, 4, 5).reshape(batch, TOKENS, TOKENS, -1)
@@ -196,12 +197,9 @@ class PalaceNet(nn.Module):
         small_logits = nn.Dense(n_small, name="small_out", kernel_init=nn.initializers.zeros)(g)
         learned = jnp.concatenate([stud_logits, shape_logits, small_logits], -1)
         value = nn.Dense(1, name="value_out")(nn.relu(nn.Dense(self.hidden, name="value_hidden")(g)))[:, 0]
-        if complete:       # no greedy inputs: greedy's batched scores value the catalogue only
-            return learned, value
-
         # Greedy's values as per-action features, weighted per phase (initially: a point is
         # worth two logits, greedy's choice one more).
-        feats = jax.vmap(action_features, in_axes=(0, 0, 0, None))(c.scores, c.mask, c.phase, self.n_shapes)
+        feats = jax.vmap(action_features, in_axes=(0, 0, 0, None))(c.scores, c.mask, c.phase, shape_logits.shape[-1])
         init = jnp.asarray([2.0, 0.5, 1.0], jnp.float32)
         weights = self.param("feature_weights", lambda key: jnp.broadcast_to(init, (N_PHASES, N_ACTION_FEATURES)))
         logits = learned + jnp.einsum("baf,bf->ba", feats, weights[c.phase])

@@ -9,7 +9,6 @@ from __future__ import annotations
 from functools import partial
 
 import jax
-import jax.numpy as jnp
 
 from monkey_env.agents.ppo_games import PolicyGame
 
@@ -21,12 +20,10 @@ class MonkeyPalacePolicy(PolicyGame):
     def __init__(self, engine):
         from monkey_env.monkey_palace.agents.greedy import batch_scores
         super().__init__(engine)
-        # The complete build action: greedy's scores come from a walk over every staircase, too
-        # slow to be an input at every decision of training, so its network has no greedy inputs
-        # and the greedy opponent computes its scores apart, for its own rows only.
+        # Either build action: greedy's scores are the network's inputs (on the complete action
+        # from a walk over every staircase, a few ms a building decision: docs/AGENTS.md).
         self.complete = bool(engine.static.complete)
-        self._greedy_scores = batch_scores(engine)
-        self._scores = (lambda states, masks: jnp.zeros(masks.shape, jnp.int32)) if self.complete else self._greedy_scores
+        self._scores = batch_scores(engine)
 
     def build_network(self, network: dict):
         from monkey_env.monkey_palace.agents.network import PalaceNet
@@ -52,12 +49,10 @@ class MonkeyPalacePolicy(PolicyGame):
 
     def greedy(self, states, masks, aux, key, need):
         from monkey_env.monkey_palace.agents.greedy import greedy_choice
-        if self.complete:        # the walk runs for greedy's rows only (a row without a legal action is skipped)
-            return greedy_choice(self._greedy_scores(states, masks & need[:, None]), masks)
         return greedy_choice(aux, masks)
 
     def greedy_needs_inputs(self) -> bool:
-        return not self.complete     # on the catalogue greedy's choice is read from the inputs' scores
+        return True     # greedy's choice is read from the inputs' scores
 
     def state_of(self, game):
         from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
