@@ -501,7 +501,7 @@ class MCTSAgent:
         the shipped checkpoint's file (agents/value_calibration.py), loaded here so that a
         missing or stale file is refused before any game starts. game: the registered game
         searched (its ``search`` part and PPO checkpoint)."""
-        from monkey_env.agents.ppo_jax import checkpoint_hash, default_checkpoint
+        from monkey_env.agents.ppo_jax import checkpoint_hash, default_checkpoint, shipped_version
         from monkey_env.games import game_spec
 
         spec = game_spec(game)
@@ -520,12 +520,16 @@ class MCTSAgent:
             raise ValueError(f"mcts setting prior=greedy: {game} has no greedy prior (its search part); use prior=ppo")
         if prior_value is None and self.settings.prior == "ppo":   # which weights searched, in results
             if self.checkpoint.exists():
-                self.version += f"+ppo-{checkpoint_hash(self.checkpoint)}"
+                self.version += f"+ppo-{shipped_version(game)}"
         self._prior_value = prior_value
+        # value=fitted with the shipped prior: each engine's checkpoint has its own calibration
+        # (Monkey Palace ships one network per build action); the default options' is loaded here.
+        self._calibrations = None if calibration is not None or self.settings.value == "raw" else {}
         if self.settings.value == "raw":
             calibration = RAW
         elif calibration is None:
             calibration = ValueCalibration.load(calibration_path(self.checkpoint), checkpoint_hash(self.checkpoint))
+            self._calibrations[self.checkpoint] = calibration
         self.calibration = calibration
         st = self.settings
         self._table = visit_table(st.considered, st.sims, st.nodes)
@@ -555,13 +559,27 @@ class MCTSAgent:
         # what the program fixes
         shape = replace(self.settings, sims=self.settings.nodes, capacity=0, opponents=opponents,
                         win_points=self.win_points())
-        key = (id(jax_game), shape, chunk, prior_key, self.calibration, self.game)
+        calibration = self.calibration_for(jax_game)
+        key = (id(jax_game), shape, chunk, prior_key, calibration, self.game)
         if key not in _SEARCHES:
             pv = self._prior_value or self.default_prior_value(jax_game)
             # the engine and the prior are kept with the program, so the ids of the key stay theirs
             _SEARCHES[key] = (jax_game, self._prior_value, jax.jit(pv),
-                              build_search(jax_game, shape, pv, self.calibration, SearchGame(self.game, jax_game)))
+                              build_search(jax_game, shape, pv, calibration, SearchGame(self.game, jax_game)))
         return _SEARCHES[key][2:]
+
+    def calibration_for(self, jax_game) -> ValueCalibration:
+        """How the values are read on this engine: the given calibration (or raw), else the
+        calibration file of the shipped checkpoint that plays the engine, refused by
+        ValueCalibration.load if it is missing or measured other weights."""
+        if self._calibrations is None or self._prior_value is not None:
+            return self.calibration
+        from monkey_env.agents.ppo_jax import checkpoint_hash, default_checkpoint
+        checkpoint = default_checkpoint(self.game, jax_game)
+        if checkpoint not in self._calibrations:
+            hash_ = checkpoint_hash(checkpoint) if checkpoint.exists() else None
+            self._calibrations[checkpoint] = ValueCalibration.load(calibration_path(checkpoint), hash_)
+        return self._calibrations[checkpoint]
 
     def win_points(self) -> float:
         """A win's worth in the game's score units: the setting, or (< 0) the game's PPO

@@ -35,6 +35,15 @@ class PolicyGame:
     def __init__(self, engine):
         self.engine = engine
 
+    def shipped_checkpoint(self) -> str:
+        """The file name of the shipped checkpoint that plays this engine (its action space)."""
+        return self.checkpoint_file or f"ppo_jax_{self.name}.msgpack"
+
+    @classmethod
+    def shipped_checkpoints(cls) -> tuple[str, ...]:
+        """Every shipped checkpoint of the game (one per action space it ships a network for)."""
+        return (cls.checkpoint_file or f"ppo_jax_{cls.name}.msgpack",)
+
     # the network
     def build_network(self, network: dict):
         raise NotImplementedError

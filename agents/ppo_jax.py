@@ -32,12 +32,25 @@ DEFAULT_CHECKPOINT = CHECKPOINTS / "ppo_jax.msgpack"
 JAX_PPO_GAMES = tuple(name for name, spec in GAMES.items() if spec.has("policy"))
 
 
-def default_checkpoint(game: str = DEFAULT_GAME) -> Path:
-    """The shipped checkpoint of a game: its policy's ``checkpoint_file`` (Monkey Palace's
-    ppo_jax.msgpack), else ppo_jax_<game>.msgpack."""
+def default_checkpoint(game: str = DEFAULT_GAME, jax_game=None) -> Path:
+    """The shipped checkpoint that plays ``jax_game`` (None: the game's engine for its default
+    options): its policy's ``shipped_checkpoint`` (Monkey Palace's ppo_jax.msgpack, or
+    ppo_jax_complete.msgpack on the complete build action), else ppo_jax_<game>.msgpack."""
     spec = GAMES.get(game)
-    named = spec.load("policy").checkpoint_file if spec is not None and spec.has("policy") else ""
-    return CHECKPOINTS / (named or f"ppo_jax_{game}.msgpack")
+    if spec is None or not spec.has("policy"):
+        return CHECKPOINTS / f"ppo_jax_{game}.msgpack"
+    from monkey_env.agents.ppo_games import policy_game
+    return CHECKPOINTS / policy_game(game, jax_game or spec.load("jax_engine")()).shipped_checkpoint()
+
+
+def shipped_version(game: str = DEFAULT_GAME) -> str:
+    """What identifies a game's shipped ``ppo``: its one checkpoint's hash, or with one network
+    per action space (Monkey Palace's two build actions) a hash of all of theirs that exist."""
+    names = GAMES[game].load("policy").shipped_checkpoints()
+    hashes = [checkpoint_hash(CHECKPOINTS / n) for n in names if (CHECKPOINTS / n).exists()]
+    if len(hashes) <= 1:
+        return hashes[0] if hashes else "missing"
+    return hashlib.sha256("+".join(hashes).encode()).hexdigest()[:16]
 
 
 class CheckpointError(ValueError):
@@ -123,12 +136,14 @@ class JaxPPOAgent:
     def __init__(self, checkpoint=None, seed: int = 0, deterministic: bool = True, *, params=None,
                  network: dict | None = None, jax_game=None, game: str = DEFAULT_GAME):
         self.game = game
-        self.checkpoint = Path(checkpoint) if checkpoint else default_checkpoint(game)
+        # Without a checkpoint: the shipped one for each engine played (one per action space).
+        self._shipped = checkpoint is None and params is None
+        self.checkpoint = Path(checkpoint) if checkpoint else default_checkpoint(game, jax_game)
         self.deterministic = deterministic
         self.seed = seed
         self._calls = 0
         self._given = (params, network)
-        self.version = ("in-memory" if params is not None
+        self.version = ("in-memory" if params is not None else shipped_version(game) if self._shipped
                         else checkpoint_hash(self.checkpoint) if self.checkpoint.exists() else "missing")
         if params is None and not self.checkpoint.exists():
             raise CheckpointError(f"PPO checkpoint not found: {self.checkpoint} (train one with `monkey-palace train`)")
@@ -147,7 +162,8 @@ class JaxPPOAgent:
         if entry is None:
             params, network = self._given
             if params is None:
-                params, network, self.meta = load_checkpoint(self.checkpoint, jax_game, self.game)
+                path = default_checkpoint(self.game, jax_game) if self._shipped else self.checkpoint
+                params, network, self.meta = load_checkpoint(path, jax_game, self.game)
             pg = policy_game(self.game, jax_game)
             net = pg.build_network(network)
             decide = jax.jit(partial(_decide, pg, net), static_argnums=4)

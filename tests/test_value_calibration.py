@@ -90,3 +90,31 @@ def test_the_fit_and_the_utility_on_a_known_table():
     v = np.arange(10.0)
     f = fit(v, 0.5 * v - 1.0)
     assert f["slope"] == pytest.approx(0.5) and f["intercept"] == pytest.approx(-1.0) and f["corr"] == pytest.approx(1.0)
+
+
+def test_each_build_action_reads_its_own_checkpoints_calibration(tmp_path, monkeypatch):
+    """The search's fitted values on an engine are those of the shipped checkpoint that plays it:
+    the catalogue's file on the catalogue, the complete action's own file on the complete action,
+    refused by name while that network has none (never the other network's lines)."""
+    import shutil
+
+    from monkey_env.agents import ppo_jax
+    from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+    from monkey_env.monkey_palace.options import GameOptions
+
+    for name in ("ppo_jax.msgpack", "ppo_jax.calibration.json"):
+        shutil.copy(DEFAULT_CHECKPOINT.with_name(name), tmp_path / name)
+    monkeypatch.setattr(ppo_jax, "CHECKPOINTS", tmp_path)
+    agent = MCTSAgent(MCTSSettings(value="fitted"))
+    catalogue, complete = jax_game_for(GameOptions()), jax_game_for(GameOptions(build_action="complete"))
+    assert agent.calibration_for(catalogue) is agent.calibration
+    with pytest.raises(CalibrationError, match="ppo_jax_complete.calibration.json"):
+        agent.calibration_for(complete)
+    network = dict(width=4, hidden=8, stud_features=4)
+    ppo_jax.save_checkpoint(tmp_path / "ppo_jax_complete.msgpack", ppo_jax.init_params(complete, network), network,
+                            {"actions": complete.num_actions})
+    write(tmp_path / "ppo_jax_complete.calibration.json", checkpoint=checkpoint_hash(tmp_path / "ppo_jax_complete.msgpack"))
+    fitted = agent.calibration_for(complete)
+    assert fitted.own_slope[2:] == (0.5, 0.5, 0.5) and fitted != agent.calibration
+    assert agent.calibration_for(catalogue) is agent.calibration
+    assert MCTSAgent(MCTSSettings(value="raw")).calibration_for(complete) == RAW

@@ -16,6 +16,7 @@ from monkey_env.agents.ppo_games import PolicyGame
 class MonkeyPalacePolicy(PolicyGame):
     name, seats = "monkey_palace", 4
     checkpoint_file = "ppo_jax.msgpack"      # the first game's, named before there were others
+    complete_checkpoint_file = "ppo_jax_complete.msgpack"   # the complete build action's network
 
     def __init__(self, engine):
         from monkey_env.monkey_palace.agents.greedy import batch_scores
@@ -24,6 +25,13 @@ class MonkeyPalacePolicy(PolicyGame):
         # from a walk over every staircase, a few ms a building decision: docs/AGENTS.md).
         self.complete = bool(engine.static.complete)
         self._scores = batch_scores(engine)
+
+    def shipped_checkpoint(self) -> str:
+        return self.complete_checkpoint_file if self.complete else self.checkpoint_file
+
+    @classmethod
+    def shipped_checkpoints(cls) -> tuple[str, ...]:
+        return cls.checkpoint_file, cls.complete_checkpoint_file
 
     def build_network(self, network: dict):
         from monkey_env.monkey_palace.agents.network import PalaceNet

@@ -190,3 +190,39 @@ def test_a_checkpoint_of_another_action_space_is_refused_by_name(jg, tmp_path):
     path = save_checkpoint(tmp_path / "c.msgpack", {}, dict(width=4, hidden=16, stud_features=4), {"actions": 2438})
     with pytest.raises(CheckpointError, match="trained for 2,438 actions, and these game options have 1,563"):
         load_checkpoint(path, jg)
+
+
+def test_the_shipped_ppo_takes_each_build_actions_own_checkpoint(jg, tmp_path, monkeypatch):
+    """``ppo`` without a checkpoint plays each engine with the shipped network of its action space
+    (the catalogue's ppo_jax.msgpack, the complete action's ppo_jax_complete.msgpack), and its
+    version names both files' weights; a named checkpoint stays the one it names."""
+    from monkey_env.agents import ppo_jax
+    from monkey_env.agents.ppo_jax import JaxPPOAgent, default_checkpoint, save_checkpoint, shipped_version
+
+    catalogue = jax_game_for(GameOptions())
+    assert default_checkpoint("monkey_palace", jg).name == "ppo_jax_complete.msgpack"
+    assert default_checkpoint("monkey_palace", catalogue).name == default_checkpoint().name == "ppo_jax.msgpack"
+    # a shipped folder of two tiny networks, one per action space
+    monkeypatch.setattr(ppo_jax, "CHECKPOINTS", tmp_path)
+    network = dict(width=4, hidden=8, stud_features=4)
+    for engine, name, seed in ((catalogue, "ppo_jax.msgpack", 1), (jg, "ppo_jax_complete.msgpack", 2)):
+        params = ppo_jax.init_params(engine, network, jax.random.PRNGKey(seed))
+        save_checkpoint(tmp_path / name, params, network, {"actions": engine.num_actions})
+    only_catalogue = ppo_jax.checkpoint_hash(tmp_path / "ppo_jax.msgpack")
+    agent = JaxPPOAgent()
+    assert agent.version == shipped_version() != only_catalogue
+    for engine, options in ((catalogue, GameOptions()), (jg, COMPLETE)):
+        state = engine.init(jax.random.PRNGKey(0), engine.params(options))
+        states = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None], state)
+        masks = engine.batch_legal_mask(states)
+        action = int(agent.act_batch(engine, states, masks, jax.random.PRNGKey(0))[0])
+        assert bool(masks[0, action])
+        assert agent.meta["actions"] == engine.num_actions     # the file of this engine's action space was read
+    named = JaxPPOAgent(checkpoint=tmp_path / "ppo_jax.msgpack")
+    assert named.version == only_catalogue
+    with pytest.raises(ppo_jax.CheckpointError, match="1,563"):
+        named.act_batch(jg, states, masks, jax.random.PRNGKey(0))
+    (tmp_path / "ppo_jax_complete.msgpack").unlink()
+    assert shipped_version() == only_catalogue
+    with pytest.raises(ppo_jax.CheckpointError, match="ppo_jax_complete.msgpack"):
+        JaxPPOAgent().act_batch(jg, states, masks, jax.random.PRNGKey(0))
