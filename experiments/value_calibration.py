@@ -2,6 +2,8 @@
 value calibration of the search agent (agents/mcts.py, ``value=fitted``).
 
     python -m experiments.value_calibration --games 512 --out agents/checkpoints/ppo_jax.calibration.json
+    python -m experiments.value_calibration --build-action complete --games 128 \
+        --out agents/checkpoints/ppo_jax_complete.calibration.json
 
 The search needs, at every tree node, the searching seat's future zero-sum Banana Points u (its
 points from now on minus the mean of the other seats', plus ``win_points`` x (its share of the
@@ -48,8 +50,8 @@ def fit(v, u) -> dict:
             "mse_raw_reading": None, "mse_fitted": float(np.mean(residual ** 2)), "var_u": float(u.var())}
 
 
-def play(players: int, games: int, seed: int, win_points: float):
-    """Play the games; returns the (v, u) pairs of the two readings."""
+def play(players: int, games: int, seed: int, win_points: float, build_action: str = "catalogue"):
+    """Play the games (the shipped PPO of the build action); returns the (v, u) pairs of the two readings."""
     import jax
     import jax.numpy as jnp
 
@@ -59,7 +61,7 @@ def play(players: int, games: int, seed: int, win_points: float):
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.options import GameOptions
 
-    jg = jax_game_for(GameOptions(players=players, map="1"))
+    jg = jax_game_for(GameOptions(players=players, map="1", build_action=build_action))
     prior_value = JaxPPOAgent(jax_game=jg).prior_value(jg)
     scores_of = batch_scores(jg)
 
@@ -110,21 +112,26 @@ def play(players: int, games: int, seed: int, win_points: float):
 
 def main(argv=None) -> int:
     from monkey_env.agents.mcts import MCTSAgent, MCTSSettings
-    from monkey_env.agents.ppo_jax import DEFAULT_CHECKPOINT, checkpoint_hash
+    from monkey_env.agents.ppo_jax import checkpoint_hash, default_checkpoint
+    from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+    from monkey_env.monkey_palace.options import GameOptions
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--players", default="2,3,4")
     p.add_argument("--games", type=int, default=512)
     p.add_argument("--seed", type=int, default=10_000)
+    p.add_argument("--build-action", choices=("catalogue", "complete"), default="catalogue",
+                   help="the build action, and so the shipped checkpoint measured (one per action space)")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)
 
     win_points = MCTSAgent(MCTSSettings()).win_points()   # the shipped PPO's win_bonus / reward_scale
-    report = {"checkpoint": checkpoint_hash(DEFAULT_CHECKPOINT), "games": args.games, "seed": args.seed,
-              "win_points": win_points, "lineups": {str(k): v for k, v in LINEUPS.items()}, "players": {}}
+    checkpoint = default_checkpoint("monkey_palace", jax_game_for(GameOptions(build_action=args.build_action)))
+    report = {"checkpoint": checkpoint_hash(checkpoint), "build_action": args.build_action, "games": args.games,
+              "seed": args.seed, "win_points": win_points, "lineups": {str(k): v for k, v in LINEUPS.items()}, "players": {}}
     for players in (int(x) for x in args.players.split(",")):
         t0 = time.perf_counter()
-        own_v, own_u, other_v, other_u = play(players, args.games, args.seed, win_points)
+        own_v, own_u, other_v, other_u = play(players, args.games, args.seed, win_points, args.build_action)
         own, other = fit(own_v, own_u), fit(other_v, other_u)
         own["mse_raw_reading"] = float(np.mean((own_v - own_u) ** 2))
         other["mse_raw_reading"] = float(np.mean((-(players - 1) * other_v - other_u) ** 2))
