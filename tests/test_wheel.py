@@ -17,6 +17,8 @@ def test_wheel_ships_the_configs_and_plays_a_game(tmp_path):
                      "monkey_env/configs/boards.yaml", "monkey_env/configs/catalogue.yaml",
                      "monkey_env/configs/maps/map4.yaml", "monkey_env/agents/random_agent.py",
                      "monkey_env/agents/checkpoints/ppo_2p_map1.zip", "monkey_env/agents/checkpoints/ppo_jax.msgpack",
+                     "monkey_env/agents/checkpoints/ppo_jax_complete.msgpack",
+                     "monkey_env/agents/checkpoints/ppo_jax_complete.calibration.json",
                      # the browser app's pages and its vendored three.js, with the licence
                      "monkey_env/apps/web/static/play.html", "monkey_env/monkey_palace/apps/web_static/monkey_palace_3d.js",
                      "monkey_env/apps/web/static/vendor/three/three.module.js",
