@@ -28,6 +28,8 @@ def add_flags(bench) -> None:
     bench.add_argument("--train-iterations", type=int, default=10,
                        help="--train: iterations (SB3: updates) timed per repeat, after compilation")
     bench.add_argument("--train-repeats", type=int, default=3, help="--train: repeats of the three timings (median reported)")
+    bench.add_argument("--train-complete", action="store_true",
+                       help="--train: the JAX trainer on the complete build action too (its config, the same games)")
     bench.add_argument("--envs", action="store_true",
                        help="learner steps per second of the SB3 VecEnv (64, 256 games) beside the AEC env loop")
     bench.add_argument("--startup", action="store_true",
@@ -259,11 +261,13 @@ def run_command(args: argparse.Namespace) -> int:
         from monkey_env.monkey_palace.apps.bench_train import run_train_bench
 
         report = run_train_bench(args.train_iterations, args.train_repeats,
-                                 log=lambda line: print(line, file=sys.stderr, flush=True))
+                                 log=lambda line: print(line, file=sys.stderr, flush=True), complete=args.train_complete)
         if args.json:
             print(json.dumps(with_provenance(report, started)))
         else:
-            for name in ("jax", "jax_sb3_sized", "sb3"):
+            for name in ("jax", "jax_sb3_sized", "jax_complete", "sb3"):
+                if name not in report:
+                    continue
                 row, share = report[name], report[name]["share"]
                 print(f"{name:>13}: {row['train_decisions_per_second']:7.0f} learner decisions/s, "
                       f"{row['parameters']:,} parameters; time in environment {share['environment']:.0%}, "
@@ -273,6 +277,10 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"JAX over SB3, median of {len(report['repeats'])}: {report['train_ratio_vs_sb3']:.2f}x "
                   f"[{lo:.2f}, {hi:.2f}] (same network size: {report['train_ratio_vs_sb3_same_size']:.2f}x "
                   f"[{lo_same:.2f}, {hi_same:.2f}])")
+            if "jax_complete" in report:
+                lo, hi = report["spread"]["train_games_per_second_jax_complete_vs_catalogue"]
+                print(f"JAX trainer's games per second, complete over catalogue: "
+                      f"{report['train_games_per_second_jax_complete_vs_catalogue']:.2f}x [{lo:.2f}, {hi:.2f}]")
         return 0
     if args.envs:
         report = run_envs(players=args.players, seed=args.seed)

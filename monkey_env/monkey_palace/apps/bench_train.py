@@ -13,7 +13,12 @@ the update:
 * SB3: ``collect_rollouts`` and ``train`` are timed inside ``learn``, and the VecEnv's
   ``step_wait`` inside the collection; forward = collection − environment.
 
-The JAX trainer is also run with a network of the SB3 policy's size (parameters counted).
+The JAX trainer is also run with a network of the SB3 policy's size (parameters counted), and,
+with ``complete=True`` (``bench --train --train-complete``), with its config for the complete
+build action (``configs/train/ppo_jax_complete.yaml``: every staircase, arch by arch, greedy's
+walk as the network's input) on the same games and opponents. SB3 has no network for that
+action, so it gets no ratio: its figure beside the catalogue's is whole games per second
+(a complete-action turn takes more decisions).
 The three are timed ``repeats`` times, each over ``iterations`` iterations (SB3: updates) after
 its compilation or first rollout, with the load average before and after each repeat; the
 report gives every repeat, and the ratios' median, minimum and maximum (a single short run on a
@@ -60,18 +65,20 @@ def bench_jax_trainer(cfg, iterations: int = 3) -> dict:
         return time.perf_counter() - t, out
 
     whole = roll = env = 0.0
-    decisions = learner = 0
+    decisions = learner = games = 0
     for i in range(iterations):
         fresh = trainer.new_games(jax.random.PRNGKey(2 + i))
         dt, (runner, m) = timed(trainer.iteration, runner, fresh)
         whole += dt
         learner += int(m["learner_decisions"])
         decisions += int(m["decisions"])
+        games += int(m["games_ended"])
         roll += timed(rollout, runner, fresh)[0]
         env += timed(rollout, random_learner._replace(states=runner.states), fresh)[0]
     forward = max(roll - env, 0.0)
     update = max(whole - roll, 0.0)
     return {"train_decisions_per_second": learner / whole, "all_decisions_per_second": decisions / whole,
+            "games_per_second": games / whole,
             "compile_seconds": compile_s, "iterations": iterations, "learner_decisions": learner,
             "parameters": _count(runner.params), "num_envs": cfg.ppo.num_envs, "num_steps": cfg.ppo.num_steps,
             "share": {"environment": env / whole, "forward": forward / whole, "update": update / whole},
@@ -128,15 +135,17 @@ def bench_sb3_trainer(cfg, updates: int = 2) -> dict:
             "share": {"environment": env / whole, "forward": forward / whole, "update": clock["train"] / whole}}
 
 
-def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: None) -> dict:
+def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: None, complete: bool = False) -> dict:
     """Both trainers with their shipped configs on the same games and opponents, ``repeats`` times
-    over ``iterations`` iterations each (module docstring); ``log`` hears each repeat's figures."""
+    over ``iterations`` iterations each (module docstring); ``log`` hears each repeat's figures.
+    ``complete``: the JAX trainer on the complete build action too."""
     from monkey_env.core.provenance import load_average
 
     runs = []
     for r in range(repeats):
         before = load_average()
-        row = train_bench_once(iterations, iterations, log=lambda line, r=r: log(f"repeat {r + 1}/{repeats}, {line}"))
+        row = train_bench_once(iterations, iterations, log=lambda line, r=r: log(f"repeat {r + 1}/{repeats}, {line}"),
+                               complete=complete)
         row["load_average_before"], row["load_average_after"] = before, load_average()
         runs.append(row)
         log(f"repeat {r + 1}/{repeats}: JAX {row['train_decisions_per_second_jax']:.0f}/s, "
@@ -147,22 +156,24 @@ def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: Non
 
 FIGURES = ("train_decisions_per_second_jax", "train_decisions_per_second_sb3", "train_decisions_per_second_jax_sb3_sized",
            "train_ratio_vs_sb3", "train_ratio_vs_sb3_same_size")
+COMPLETE_FIGURES = ("train_decisions_per_second_jax_complete", "train_games_per_second_jax_complete_vs_catalogue")
 
 
 def summarise_repeats(runs: list[dict]) -> dict:
     """Each figure's median over the repeats (the headline), with its minimum and maximum; the
     last repeat's detail (time shares, parameters) and every repeat's figures and loads."""
-    out = {key: float(np.median([r[key] for r in runs])) for key in FIGURES}
-    out["spread"] = {key: [float(min(r[key] for r in runs)), float(max(r[key] for r in runs))] for key in FIGURES}
-    out["repeats"] = [{key: r[key] for key in (*FIGURES, "load_average_before", "load_average_after")} for r in runs]
+    figures = FIGURES + (COMPLETE_FIGURES if "jax_complete" in runs[0] else ())
+    out = {key: float(np.median([r[key] for r in runs])) for key in figures}
+    out["spread"] = {key: [float(min(r[key] for r in runs)), float(max(r[key] for r in runs))] for key in figures}
+    out["repeats"] = [{key: r[key] for key in (*figures, "load_average_before", "load_average_after")} for r in runs]
     last = runs[-1]
-    out.update({k: last[k] for k in ("jax", "jax_sb3_sized", "sb3", "devices")})
+    out.update({k: last[k] for k in ("jax", "jax_sb3_sized", "jax_complete", "sb3", "devices") if k in last})
     return out
 
 
-def train_bench_once(jax_iterations: int, sb3_updates: int, log=lambda line: None) -> dict:
-    """One timing of the three trainers (module docstring); ``log`` hears each trainer's figure
-    as it is taken (a repeat takes many minutes on a 2-core CPU)."""
+def train_bench_once(jax_iterations: int, sb3_updates: int, log=lambda line: None, complete: bool = False) -> dict:
+    """One timing of the three trainers, four with ``complete`` (module docstring); ``log`` hears
+    each trainer's figure as it is taken (a repeat takes many minutes on a 2-core CPU)."""
     import monkey_env.configs as configs
     from monkey_env.apps.train import load_config
 
@@ -189,6 +200,20 @@ def train_bench_once(jax_iterations: int, sb3_updates: int, log=lambda line: Non
     sized = type(jax_cfg).model_validate({**shipped.model_dump(), "network": bigger})
     jax_sized = bench_jax_trainer(sized, jax_iterations)
     said("JAX trainer at the SB3 network's size", jax_sized, "compile", jax_sized["compile_seconds"])
+    extra = {}
+    if complete:
+        complete_cfg = load_config(train_dir / "ppo_jax_complete.yaml")
+        on_complete = type(complete_cfg).model_validate(
+            {**complete_cfg.model_dump(),
+             "games": {**same_games["games"], "options": complete_cfg.games.options.model_dump()},
+             "league": {**complete_cfg.league.model_dump(), "weights": weights},
+             "ppo": {**complete_cfg.ppo.model_dump(), "num_envs": sb3.num_envs}})
+        jax_complete = bench_jax_trainer(on_complete, jax_iterations)
+        said("JAX trainer on the complete build action", jax_complete, "compile", jax_complete["compile_seconds"])
+        extra = {"train_decisions_per_second_jax_complete": jax_complete["train_decisions_per_second"],
+                 "train_games_per_second_jax_complete_vs_catalogue":
+                     jax_complete["games_per_second"] / max(jax_row["games_per_second"], 1e-9),
+                 "jax_complete": jax_complete}
     return {
         "train_decisions_per_second_jax": jax_row["train_decisions_per_second"],
         "train_decisions_per_second_sb3": sb3_row["train_decisions_per_second"],
@@ -196,5 +221,5 @@ def train_bench_once(jax_iterations: int, sb3_updates: int, log=lambda line: Non
         "train_decisions_per_second_jax_sb3_sized": jax_sized["train_decisions_per_second"],
         "train_ratio_vs_sb3_same_size": jax_sized["train_decisions_per_second"] / sb3_row["train_decisions_per_second"],
         "jax": jax_row, "jax_sb3_sized": {**jax_sized, "network": bigger}, "sb3": sb3_row,
-        "devices": [str(d) for d in __import__("jax").devices()],
+        "devices": [str(d) for d in __import__("jax").devices()], **extra,
     }
