@@ -190,3 +190,50 @@ def test_arena_database(tmp_path):
     assert fig["seats"]["pooled"][0]["n"] == 20
     assert fig["cards"]["per_players"] == []     # the database has no card records
     assert fig["maps"]["cells"][0]["end"]["bricks"]["value"] == 1.0
+
+
+def test_an_arena_database_is_read_one_build_action_at_a_time(tmp_path):
+    """The catalogue and the complete build action are different games: a database holding both
+    is refused without a choice, and a choice reads its games only (the report names it)."""
+    from monkey_env.apps.arena.results import Results
+    from monkey_env.monkey_palace.apps.balance.arena_db import dataset_from_db
+
+    res = Results(tmp_path / "r.sqlite")
+    base = dict(deal=0, config_hash="h", map="1", players=2, engine="jax", versions=["v", "v"], ranks=[1, 2],
+                rounds=10, end_trigger="bricks", decisions=90, duration=0.1, seats=["greedy", "greedy"])
+    for key, options, n, score in (("a", {}, 6, [5, 3]), ("b", {"build_action": "complete"}, 10, [9, 7])):
+        t = res.tournament(key, {"x": key})
+        res.add_games(t.id, [dict(base, game_index=i, seed=i, options=options, scores=score) for i in range(n)])
+    res.close()
+    with pytest.raises(ValueError, match="6 games of the catalogue build action, 10 games of the complete"):
+        dataset_from_db(tmp_path / "r.sqlite")
+    for action, n, mean in (("catalogue", 6, 4.0), ("complete", 10, 8.0)):
+        ds = dataset_from_db(tmp_path / "r.sqlite", action)
+        assert ds.meta["plan"]["build_action"] == action and ds.meta["other_build_action_games"] == 16 - n
+        assert [c.variant for c in ds.cells] == ["default"] and ds.records[0].n == n
+        assert ds.records[0].scores.mean() == mean
+
+
+def test_balance_db_names_its_build_action_or_refuses_a_mixed_database(tmp_path, capsys):
+    from monkey_env.apps.arena.results import Results
+    from monkey_env.apps.cli import main
+
+    res = Results(tmp_path / "r.sqlite")
+    base = dict(deal=0, config_hash="h", map="1", players=2, engine="jax", versions=["v", "v"], ranks=[1, 2],
+                rounds=10, end_trigger="bricks", decisions=90, duration=0.1, seats=["greedy", "greedy"])
+    t = res.tournament("b", {"x": 1})
+    res.add_games(t.id, [dict(base, game_index=i, seed=i, options={"build_action": "complete"},
+                              scores=[5, 3] if i % 2 else [3, 5]) for i in range(8)])
+    res.close()
+    assert main(["balance", "--db", str(tmp_path / "r.sqlite"), "--out", str(tmp_path / "report")]) == 0
+    assert "build action: complete;" in (tmp_path / "report" / "report.md").read_text()
+    res = Results(tmp_path / "r.sqlite")
+    t = res.tournament("a", {"x": 2})
+    res.add_games(t.id, [dict(base, game_index=i, seed=i, options={}, scores=[5, 3]) for i in range(4)])
+    res.close()
+    capsys.readouterr()
+    assert main(["balance", "--db", str(tmp_path / "r.sqlite"), "--out", str(tmp_path / "mixed")]) == 2
+    assert "--db" in capsys.readouterr().err
+    assert main(["balance", "--db", str(tmp_path / "r.sqlite"), "--build-action", "catalogue",
+                 "--out", str(tmp_path / "catalogue")]) == 0
+    assert "build action: catalogue;" in (tmp_path / "catalogue" / "report.md").read_text()

@@ -11,7 +11,10 @@ the seat, map (scores, length, end) and skill figures, and no card, pile or colo
 - the same with the Butterfly and/or the Frog: an "options" cell;
 - 2 players, two different agents: a "skill" cell (one per seat order);
 - non-default readings of the rules (monkey move, butterfly rule, end trigger) make a variant
-  of their own, named after them; other mixes of agents are left out (counted in the meta).
+  of their own, named after them; other mixes of agents are left out (counted in the meta);
+- one build action a report: the catalogue and the complete action are different games, so the
+  games of the other one are left out (counted in the meta). Without a build action asked for,
+  the database's only one is read, and a database holding both is refused, naming their counts.
 """
 
 from __future__ import annotations
@@ -27,8 +30,14 @@ from monkey_env.monkey_palace.apps.play_games import END_KIND_NAMES
 READING_DEFAULTS = {"monkey_move": "optional", "butterfly_rule": "highest_overall", "end_trigger": "shortfall"}
 
 
+def build_action_of(g: dict) -> str:
+    """The game's build action: the arena records the options as they were given."""
+    return (g["options"] or {}).get("build_action", "catalogue")
+
+
 def _cell_of(g: dict) -> Cell | None:
     opts = dict(g["options"] or {})
+    opts.pop("build_action", None)          # one build action a report (dataset_from_db)
     b, f = bool(opts.pop("butterfly", False)), bool(opts.pop("frog", False))
     option = {(False, False): "none", (True, False): "butterfly", (False, True): "frog", (True, True): "both"}[(b, f)]
     readings = {k: v for k, v in opts.items() if READING_DEFAULTS.get(k, v) != v}
@@ -71,25 +80,31 @@ def _records(games: list[dict]) -> Records:
                    seconds=float(sum(g["duration"] for g in games)))
 
 
-def dataset_from_db(path) -> Dataset:
+def dataset_from_db(path, build_action: str | None = None) -> Dataset:
+    """The database's games of one build action (``None``: its only one; see the docstring)."""
     from monkey_env.apps.arena.results import Results
 
     res = Results(path, create=False)
     try:
-        by_cell: dict[Cell, list[dict]] = defaultdict(list)
-        left_out = 0
-        for t, count in res.tournaments():
-            if not count:
-                continue
-            for g in res.games(t.id):
-                c = _cell_of(g)
-                if c is None:
-                    left_out += 1
-                else:
-                    by_cell[c].append(g)
+        games = [g for t, count in res.tournaments() if count for g in res.games(t.id)]
     finally:
         res.close()
-    ds = Dataset(meta=dict(source=str(path), left_out_games=left_out, card_data=False))
+    actions = Counter(build_action_of(g) for g in games)
+    if build_action is None:
+        if len(actions) > 1:
+            found = ", ".join(f"{n} games of the {a} build action" for a, n in sorted(actions.items()))
+            raise ValueError(f"{path}: holds {found}; a report reads one (--build-action)")
+        build_action = next(iter(actions), "catalogue")
+    by_cell: dict[Cell, list[dict]] = defaultdict(list)
+    left_out = 0
+    for g in games:
+        c = _cell_of(g) if build_action_of(g) == build_action else None
+        if c is None:
+            left_out += 1
+        else:
+            by_cell[c].append(g)
+    ds = Dataset(meta=dict(source=str(path), left_out_games=left_out, card_data=False,
+                           other_build_action_games=sum(n for a, n in actions.items() if a != build_action)))
     for c, games in by_cell.items():
         ds.add(c, _records(games))
     main = Counter()
@@ -98,6 +113,6 @@ def dataset_from_db(path) -> Dataset:
             main[c.lineup[0]] += r.n
     agents = [main.most_common(1)[0][0]] if main else ["?"]
     skill = sorted({a for c in ds.cells if c.kind == "skill" for a in c.lineup})
-    ds.meta.update(plan=dict(agents=agents, skill=skill), seconds_total=sum(r.seconds for r in ds.records),
-                   batch=None, seed=None)
+    ds.meta.update(plan=dict(agents=agents, skill=skill, build_action=build_action),
+                   seconds_total=sum(r.seconds for r in ds.records), batch=None, seed=None)
     return ds

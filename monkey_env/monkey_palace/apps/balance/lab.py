@@ -60,8 +60,9 @@ def add_flags(p) -> None:
     p.add_argument("--cards", help="edited cards.yaml: what-if beside the defaults")
     p.add_argument("--boards", help="edited boards.yaml: what-if beside the defaults")
     p.add_argument("--whatif-games", type=int, default=0, help="games per (players, map) of a what-if; default --games")
-    p.add_argument("--build-action", choices=("catalogue", "complete"), default="catalogue",
-                   help="the build action of every game (default: catalogue); the agents must play it")
+    p.add_argument("--build-action", choices=("catalogue", "complete"), default=None,
+                   help="the build action of every game (default: catalogue); the agents must play it. With "
+                        "--db: the games of that build action (default: the database's only one)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -85,8 +86,12 @@ def run(args: argparse.Namespace) -> int:
             raise BadArgument("--from", f"{args.from_file}: not the games.npz of a balance run ({e})") from None
     elif args.db:
         from monkey_env.monkey_palace.apps.balance.arena_db import dataset_from_db
-        ds = dataset_from_db(args.db)
+        try:
+            ds = dataset_from_db(args.db, args.build_action)
+        except ValueError as e:
+            raise BadArgument("--db", str(e)) from None
     else:
+        args.build_action = args.build_action or "catalogue"
         try:
             players = tuple(int(x) for x in (args.players or "2,4").split(","))
         except ValueError:
