@@ -13,16 +13,17 @@ the update:
 * SB3: ``collect_rollouts`` and ``train`` are timed inside ``learn``, and the VecEnv's
   ``step_wait`` inside the collection; forward = collection − environment.
 
-The JAX trainer is also run with a network of the SB3 policy's size (parameters counted), and,
-with ``complete=True`` (``bench --train --train-complete``), with its config for the complete
-build action (``configs/train/ppo_jax_complete.yaml``: every staircase, arch by arch, greedy's
-walk as the network's input) on the same games and opponents. SB3 has no network for that
-action, so it gets no ratio: its figure beside the catalogue's is whole games per second
-(a complete-action turn takes more decisions).
+The JAX trainer is also run with a network of the SB3 policy's size (parameters counted).
 The three are timed ``repeats`` times, each over ``iterations`` iterations (SB3: updates) after
 its compilation or first rollout, with the load average before and after each repeat; the
 report gives every repeat, and the ratios' median, minimum and maximum (a single short run on a
 loaded machine was off tenfold once: a figure is a median of repeats on a quiet machine).
+
+``bench --train-complete`` (``run_build_action_bench``) times the JAX trainer on each build
+action, its shipped config (``ppo_jax.yaml``, ``ppo_jax_complete.yaml``: every staircase, arch by
+arch, greedy's walk as the network's input) on the same games and opponents as above. SB3 has no
+network for the complete action, so the figure is the JAX trainer's own: learner decisions and
+whole games per second on each (a complete-action turn takes more decisions).
 """
 
 from __future__ import annotations
@@ -135,17 +136,15 @@ def bench_sb3_trainer(cfg, updates: int = 2) -> dict:
             "share": {"environment": env / whole, "forward": forward / whole, "update": clock["train"] / whole}}
 
 
-def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: None, complete: bool = False) -> dict:
+def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: None) -> dict:
     """Both trainers with their shipped configs on the same games and opponents, ``repeats`` times
-    over ``iterations`` iterations each (module docstring); ``log`` hears each repeat's figures.
-    ``complete``: the JAX trainer on the complete build action too."""
+    over ``iterations`` iterations each (module docstring); ``log`` hears each repeat's figures."""
     from monkey_env.core.provenance import load_average
 
     runs = []
     for r in range(repeats):
         before = load_average()
-        row = train_bench_once(iterations, iterations, log=lambda line, r=r: log(f"repeat {r + 1}/{repeats}, {line}"),
-                               complete=complete)
+        row = train_bench_once(iterations, iterations, log=lambda line, r=r: log(f"repeat {r + 1}/{repeats}, {line}"))
         row["load_average_before"], row["load_average_after"] = before, load_average()
         runs.append(row)
         log(f"repeat {r + 1}/{repeats}: JAX {row['train_decisions_per_second_jax']:.0f}/s, "
@@ -156,36 +155,79 @@ def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: Non
 
 FIGURES = ("train_decisions_per_second_jax", "train_decisions_per_second_sb3", "train_decisions_per_second_jax_sb3_sized",
            "train_ratio_vs_sb3", "train_ratio_vs_sb3_same_size")
-COMPLETE_FIGURES = ("train_decisions_per_second_jax_complete", "train_games_per_second_jax_complete_vs_catalogue")
 
 
 def summarise_repeats(runs: list[dict]) -> dict:
     """Each figure's median over the repeats (the headline), with its minimum and maximum; the
     last repeat's detail (time shares, parameters) and every repeat's figures and loads."""
-    figures = FIGURES + (COMPLETE_FIGURES if "jax_complete" in runs[0] else ())
+    return medians(runs, FIGURES, ("jax", "jax_sb3_sized", "sb3", "devices"))
+
+
+def medians(runs: list[dict], figures: tuple[str, ...], detail: tuple[str, ...]) -> dict:
+    """Each figure's median over the repeats, with its minimum and maximum; the last repeat's
+    ``detail`` and every repeat's figures and loads."""
     out = {key: float(np.median([r[key] for r in runs])) for key in figures}
     out["spread"] = {key: [float(min(r[key] for r in runs)), float(max(r[key] for r in runs))] for key in figures}
     out["repeats"] = [{key: r[key] for key in (*figures, "load_average_before", "load_average_after")} for r in runs]
-    last = runs[-1]
-    out.update({k: last[k] for k in ("jax", "jax_sb3_sized", "jax_complete", "sb3", "devices") if k in last})
+    out.update({k: runs[-1][k] for k in detail})
     return out
 
 
-def train_bench_once(jax_iterations: int, sb3_updates: int, log=lambda line: None, complete: bool = False) -> dict:
-    """One timing of the three trainers, four with ``complete`` (module docstring); ``log`` hears
-    each trainer's figure as it is taken (a repeat takes many minutes on a 2-core CPU)."""
+def train_configs() -> dict:
+    """The configs the bench times, all on the SB3 config's games and opponents (module
+    docstring): ``sb3``, ``jax`` (the shipped JAX config) and ``jax_complete`` (its complete-action config)."""
     import monkey_env.configs as configs
     from monkey_env.apps.train import load_config
 
     train_dir = Path(configs.__file__).parent / "train"
     sb3 = load_config(train_dir / "ppo_sb3.yaml")
-    jax_cfg = load_config(train_dir / "ppo_jax.yaml")
     weights = {"random": sb3.opponents.get("random", 0.0), "greedy": sb3.opponents.get("greedy", 0.0),
                "snapshot": sb3.opponents.get("self", 0.0)}
-    same_games = {"games": {"players": [2], "maps": ["1"], "options": jax_cfg.games.options.model_dump()},
-                  "league": {**jax_cfg.league.model_dump(), "weights": weights},
-                  "ppo": {**jax_cfg.ppo.model_dump(), "num_envs": sb3.num_envs}}
-    shipped = type(jax_cfg).model_validate({**jax_cfg.model_dump(), **same_games})
+    out = {"sb3": sb3}
+    for name, file in (("jax", "ppo_jax.yaml"), ("jax_complete", "ppo_jax_complete.yaml")):
+        cfg = load_config(train_dir / file)
+        out[name] = type(cfg).model_validate({
+            **cfg.model_dump(),
+            "games": {"players": [2], "maps": ["1"], "options": cfg.games.options.model_dump()},
+            "league": {**cfg.league.model_dump(), "weights": weights},
+            "ppo": {**cfg.ppo.model_dump(), "num_envs": sb3.num_envs}})
+    return out
+
+
+BUILD_ACTION_FIGURES = ("train_decisions_per_second_catalogue", "train_decisions_per_second_complete",
+                        "games_per_second_catalogue", "games_per_second_complete", "games_per_second_complete_vs_catalogue")
+
+
+def run_build_action_bench(iterations: int = 10, repeats: int = 3, log=lambda line: None) -> dict:
+    """The JAX trainer on each build action (``bench --train-complete``, module docstring),
+    ``repeats`` times over ``iterations`` iterations each after compilation."""
+    from monkey_env.core.provenance import load_average
+
+    cfgs = train_configs()
+    runs = []
+    for r in range(repeats):
+        before = load_average()
+        row = {}
+        for action, name in (("catalogue", "jax"), ("complete", "jax_complete")):
+            timed = bench_jax_trainer(cfgs[name], iterations)
+            row[action] = timed
+            row[f"train_decisions_per_second_{action}"] = timed["train_decisions_per_second"]
+            row[f"games_per_second_{action}"] = timed["games_per_second"]
+            log(f"repeat {r + 1}/{repeats}, {action}: {timed['train_decisions_per_second']:.0f} learner decisions/s, "
+                f"{timed['games_per_second']:.2f} games/s (compile {timed['compile_seconds']:.0f} s)")
+        row["games_per_second_complete_vs_catalogue"] = (row["games_per_second_complete"]
+                                                         / max(row["games_per_second_catalogue"], 1e-9))
+        row["load_average_before"], row["load_average_after"] = before, load_average()
+        runs.append(row)
+    return medians(runs, BUILD_ACTION_FIGURES, ("catalogue", "complete"))
+
+
+def train_bench_once(jax_iterations: int, sb3_updates: int, log=lambda line: None) -> dict:
+    """One timing of the three trainers (module docstring); ``log`` hears each trainer's figure
+    as it is taken (a repeat takes many minutes on a 2-core CPU)."""
+    cfgs = train_configs()
+    sb3, shipped = cfgs["sb3"], cfgs["jax"]
+
     def said(name, row, before, seconds):
         log(f"{name}: {row['train_decisions_per_second']:.0f} learner decisions/s ({before} {seconds:.0f} s)")
 
@@ -197,23 +239,9 @@ def train_bench_once(jax_iterations: int, sb3_updates: int, log=lambda line: Non
     scale = max(1.0, (sb3_row["parameters"] / jax_row["parameters"]) ** 0.5)
     bigger = {**shipped.network.model_dump(), "width": int(round(shipped.network.width * scale)),
               "hidden": int(round(shipped.network.hidden * scale))}
-    sized = type(jax_cfg).model_validate({**shipped.model_dump(), "network": bigger})
+    sized = type(shipped).model_validate({**shipped.model_dump(), "network": bigger})
     jax_sized = bench_jax_trainer(sized, jax_iterations)
     said("JAX trainer at the SB3 network's size", jax_sized, "compile", jax_sized["compile_seconds"])
-    extra = {}
-    if complete:
-        complete_cfg = load_config(train_dir / "ppo_jax_complete.yaml")
-        on_complete = type(complete_cfg).model_validate(
-            {**complete_cfg.model_dump(),
-             "games": {**same_games["games"], "options": complete_cfg.games.options.model_dump()},
-             "league": {**complete_cfg.league.model_dump(), "weights": weights},
-             "ppo": {**complete_cfg.ppo.model_dump(), "num_envs": sb3.num_envs}})
-        jax_complete = bench_jax_trainer(on_complete, jax_iterations)
-        said("JAX trainer on the complete build action", jax_complete, "compile", jax_complete["compile_seconds"])
-        extra = {"train_decisions_per_second_jax_complete": jax_complete["train_decisions_per_second"],
-                 "train_games_per_second_jax_complete_vs_catalogue":
-                     jax_complete["games_per_second"] / max(jax_row["games_per_second"], 1e-9),
-                 "jax_complete": jax_complete}
     return {
         "train_decisions_per_second_jax": jax_row["train_decisions_per_second"],
         "train_decisions_per_second_sb3": sb3_row["train_decisions_per_second"],
@@ -221,5 +249,5 @@ def train_bench_once(jax_iterations: int, sb3_updates: int, log=lambda line: Non
         "train_decisions_per_second_jax_sb3_sized": jax_sized["train_decisions_per_second"],
         "train_ratio_vs_sb3_same_size": jax_sized["train_decisions_per_second"] / sb3_row["train_decisions_per_second"],
         "jax": jax_row, "jax_sb3_sized": {**jax_sized, "network": bigger}, "sb3": sb3_row,
-        "devices": [str(d) for d in __import__("jax").devices()], **extra,
+        "devices": [str(d) for d in __import__("jax").devices()],
     }

@@ -11,17 +11,13 @@ import monkey_env.monkey_palace.apps.bench_train as bench_train
 def fake_once(ratios):
     ratios = iter(ratios)
 
-    def once(jax_iterations, sb3_updates, log, complete=False):
+    def once(jax_iterations, sb3_updates, log):
         assert jax_iterations == sb3_updates == 4
         r = next(ratios)
         log(f"JAX trainer: {100.0 * r:.0f} learner decisions/s")
-        row = {"train_decisions_per_second_jax": 100.0 * r, "train_decisions_per_second_sb3": 100.0,
-               "train_decisions_per_second_jax_sb3_sized": 50.0 * r, "train_ratio_vs_sb3": r,
-               "train_ratio_vs_sb3_same_size": r / 2, "jax": {"r": r}, "jax_sb3_sized": {}, "sb3": {}, "devices": ["cpu"]}
-        if complete:
-            row.update(train_decisions_per_second_jax_complete=30.0 * r,
-                       train_games_per_second_jax_complete_vs_catalogue=r / 10, jax_complete={"r": r})
-        return row
+        return {"train_decisions_per_second_jax": 100.0 * r, "train_decisions_per_second_sb3": 100.0,
+                "train_decisions_per_second_jax_sb3_sized": 50.0 * r, "train_ratio_vs_sb3": r,
+                "train_ratio_vs_sb3_same_size": r / 2, "jax": {"r": r}, "jax_sb3_sized": {}, "sb3": {}, "devices": ["cpu"]}
     return once
 
 
@@ -39,17 +35,6 @@ def test_the_report_is_the_median_of_the_repeats_with_their_spread(monkeypatch):
     assert said[1].startswith("repeat 1/3: JAX 100/s, SB3 100/s, ratio 1.00")
 
 
-def test_the_complete_build_actions_trainer_is_reported_only_when_asked(monkeypatch):
-    monkeypatch.setattr(bench_train, "train_bench_once", fake_once([1.0, 5.0, 2.0] * 2))
-    plain = bench_train.run_train_bench(iterations=4, repeats=3)
-    assert "jax_complete" not in plain and "train_decisions_per_second_jax_complete" not in plain["spread"]
-    report = bench_train.run_train_bench(iterations=4, repeats=3, complete=True)
-    assert report["train_decisions_per_second_jax_complete"] == 60.0
-    assert report["spread"]["train_games_per_second_jax_complete_vs_catalogue"] == [0.1, 0.5]
-    assert [r["train_decisions_per_second_jax_complete"] for r in report["repeats"]] == [30.0, 150.0, 60.0]
-    assert report["jax_complete"] == {"r": 2.0}
-
-
 @pytest.mark.parametrize("flag", ["--train-iterations", "--train-repeats"])
 def test_the_repeat_flags_refuse_zero(flag, capsys):
     from monkey_env.apps.cli import main
@@ -58,24 +43,44 @@ def test_the_repeat_flags_refuse_zero(flag, capsys):
     assert f"argument {flag}: must be at least 1" in capsys.readouterr().err
 
 
-def test_the_complete_trainer_runs_its_own_config_on_the_catalogues_games(monkeypatch):
-    """The four timings' configs, assembled as the bench runs them (the trainers stood in for)."""
-    seen = []
+def test_each_build_actions_config_runs_on_the_sb3_configs_games():
+    cfgs = bench_train.train_configs()
+    catalogue, complete, sb3 = cfgs["jax"], cfgs["jax_complete"], cfgs["sb3"]
+    assert catalogue.games.options.build_action == "catalogue" and complete.games.options.build_action == "complete"
+    assert complete.name == "ppo_jax_complete"
+    for cfg in (catalogue, complete):
+        assert cfg.games.players == [2] and cfg.games.maps == ["1"] and cfg.ppo.num_envs == sb3.num_envs
+        assert cfg.league.weights == {"random": 0.4, "greedy": 0.4, "snapshot": 0.2}
+
+
+def test_the_build_action_bench_reports_each_actions_medians(monkeypatch):
+    """``bench --train-complete``: the JAX trainer timed on each build action per repeat (stood in
+    for), the medians of both and of the games-per-second ratio."""
+    timings = iter([(100.0, 2.0), (90.0, 1.0), (120.0, 2.0), (60.0, 0.5), (110.0, 2.5), (80.0, 1.5)])
 
     def jax_trainer(cfg, iterations):
-        seen.append(cfg)
-        return {"train_decisions_per_second": 10.0 * len(seen), "games_per_second": 1.0 * len(seen),
-                "compile_seconds": 0.0, "parameters": 1000}
+        assert iterations == 4
+        decisions, games = next(timings)
+        return {"train_decisions_per_second": decisions, "games_per_second": games, "compile_seconds": 1.0,
+                "action": cfg.games.options.build_action}
 
     monkeypatch.setattr(bench_train, "bench_jax_trainer", jax_trainer)
-    monkeypatch.setattr(bench_train, "bench_sb3_trainer", lambda cfg, updates: {
-        "train_decisions_per_second": 5.0, "first_update_seconds": 0.0, "parameters": 4000})
-    row = bench_train.train_bench_once(2, 2, complete=True)
-    catalogue, _, complete = seen
-    assert catalogue.games.options.build_action == "catalogue" and complete.games.options.build_action == "complete"
-    for cfg in (catalogue, complete):
-        assert cfg.games.players == [2] and cfg.games.maps == ["1"] and cfg.ppo.num_envs == 64
-    assert complete.league.weights == catalogue.league.weights
-    assert complete.name == "ppo_jax_complete"
-    assert row["train_decisions_per_second_jax_complete"] == 30.0
-    assert row["train_games_per_second_jax_complete_vs_catalogue"] == 3.0
+    said = []
+    report = bench_train.run_build_action_bench(iterations=4, repeats=3, log=said.append)
+    assert report["train_decisions_per_second_catalogue"] == 110.0 and report["train_decisions_per_second_complete"] == 80.0
+    assert report["games_per_second_complete_vs_catalogue"] == 0.5
+    assert report["spread"]["games_per_second_complete_vs_catalogue"] == [0.25, 0.6]
+    assert report["catalogue"]["action"] == "catalogue" and report["complete"]["action"] == "complete"
+    assert len(report["repeats"]) == 3 and all("load_average_after" in r for r in report["repeats"])
+    assert said[1] == "repeat 1/3, complete: 90 learner decisions/s, 1.00 games/s (compile 1 s)"
+
+
+def test_bench_train_complete_prints_both_actions(monkeypatch, capsys):
+    from monkey_env.apps.cli import main
+
+    row = {"train_decisions_per_second": 1.0, "games_per_second": 1.0, "compile_seconds": 0.0,
+           "share": {"environment": 0.5, "forward": 0.1, "update": 0.4}}
+    monkeypatch.setattr(bench_train, "bench_jax_trainer", lambda cfg, iterations: row)
+    assert main(["bench", "--train-complete", "--train-repeats", "1", "--train-iterations", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "catalogue:" in out and "complete:" in out and "complete over catalogue, median of 1: 1.00x" in out
