@@ -11,10 +11,11 @@ played in both seatings. On this machine it is run in parts that each fit a sitt
         --out reports/mcts/vs_greedy_1000.json
 
 (deals 0..249 and 250..499, both seatings each: the same games as the single command). The
-parts must have the same agents, players and map and deals that do not overlap. Wins are
-summed (a shared win counts its share), the win rate's 95% interval is Wilson's over all seat
-games, and seconds per decision are the parts' decisions-weighted mean (each part's figure is
-wall seconds per decision, batched as played, after its first call).
+parts must have the same agents, players, map and options (the rules played, e.g. the build
+action) and deals that do not overlap. Wins are summed (a shared win counts its share), the
+win rate's 95% interval is Wilson's over all seat games, and seconds per decision are the parts'
+decisions-weighted mean (each part's figure is wall seconds per decision, batched as played,
+after its first call).
 """
 
 from __future__ import annotations
@@ -29,15 +30,16 @@ def combine(parts: list[dict]) -> dict:
 
     first = parts[0]
     for p in parts[1:]:
-        for key in ("agents", "players", "map"):
-            if p[key] != first[key]:
-                raise ValueError(f"parts differ in {key}: {first[key]!r} and {p[key]!r}")
+        for key in ("agents", "players", "map", "options"):    # options: absent from older reports
+            if p.get(key) != first.get(key):
+                raise ValueError(f"parts differ in {key}: {first.get(key)!r} and {p.get(key)!r}")
     deals = [(p["seed"], p["seed"] + p["games"] // len(p["agents"])) for p in parts]
     for i, (a0, a1) in enumerate(deals):
         for b0, b1 in deals[i + 1:]:
             if a0 < b1 and b0 < a1:
                 raise ValueError(f"parts overlap in deals: {a0}..{a1 - 1} and {b0}..{b1 - 1}")
     out: dict = {"agents": first["agents"], "players": first["players"], "map": first["map"],
+                 **({"options": first["options"]} if "options" in first else {}),
                  "games": sum(p["games"] for p in parts), "parts": [{"seed": p["seed"], "games": p["games"]} for p in parts],
                  "versions": first.get("versions"), "win_rate": {}, "ci95": {}, "mean_score": {},
                  "seat_games": {}, "seconds_per_decision": {}, "decisions": {}}

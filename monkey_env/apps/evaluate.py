@@ -76,10 +76,10 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
     except KeyboardInterrupt:
         bar.close()
         done = sum(p.n for p in parts)
-        raise Stopped(done, games, _report(parts, names, players, map, done, seed, agents, batched, game)
+        raise Stopped(done, games, _report(parts, names, players, map, done, seed, agents, batched, game, game_options)
                       if parts else None) from None
     bar.close()
-    return _report(parts, names, players, map, games, seed, agents, batched, game)
+    return _report(parts, names, players, map, games, seed, agents, batched, game, game_options)
 
 
 class Stopped(KeyboardInterrupt):
@@ -90,7 +90,7 @@ class Stopped(KeyboardInterrupt):
         self.done, self.total, self.report = done, total, report
 
 
-def _report(parts, names, players, map, games, seed, agents, batched, game) -> dict:
+def _report(parts, names, players, map, games, seed, agents, batched, game, game_options) -> dict:
     table = GameResults.concat(parts)
     per_agent = table.by_agent()
     none = {"wins": 0.0, "seat_games": 0, "scores": []}          # an agent no game seated (games < agents)
@@ -109,6 +109,9 @@ def _report(parts, names, players, map, games, seed, agents, batched, game) -> d
         "seat_games": seats_played, "engine": "jax" if batched else "reference", "shared_win": shared_win_rule(game),
         "versions": {n: getattr(agents[n], "version", None) for n in names},
         "game": game, "score_name": game_spec(game).score_name,
+        # the rules played (e.g. Monkey Palace's build action), without the deals' seed
+        "options": (game_options.model_dump(mode="json", exclude={"seed"})
+                    if hasattr(game_options, "model_dump") else None),
         # wall seconds per decision of each agent, batched as played, after its first call
         # (which compiles a JAX agent; first_call_seconds gives it)
         "seconds_per_decision": {n: agents[n].seconds_per_decision for n in names},

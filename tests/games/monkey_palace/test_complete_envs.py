@@ -159,3 +159,19 @@ def test_evaluate_plays_random_on_the_jax_engine_on_the_complete_action(capsys):
                  "--json", "--quiet"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["engine"] == "jax" and report["games"] == 4
+    # the report says which game it measured: the build action with the other rules
+    assert report["options"]["build_action"] == "complete" and "seed" not in report["options"]
+
+
+def test_a_match_in_parts_refuses_parts_of_another_build_action():
+    from experiments.mcts_match import combine
+
+    part = {"agents": ["a", "b"], "players": 2, "map": "1", "games": 4, "seed": 0,
+            "options": {"build_action": "complete"}, "win_rate": {"a": 0.75, "b": 0.25},
+            "seat_games": {"a": 4, "b": 4}, "mean_score": {"a": 10.0, "b": 5.0},
+            "decisions": {"a": 10, "b": 10}, "seconds_per_decision": {"a": 0.1, "b": 0.01}}
+    later = dict(part, seed=2)
+    both = combine([part, later])
+    assert both["games"] == 8 and both["win_rate"]["a"] == 0.75 and both["options"] == part["options"]
+    with pytest.raises(ValueError, match="parts differ in options"):
+        combine([part, dict(later, options={"build_action": "catalogue"})])
