@@ -244,6 +244,12 @@ def run_startup(warm_runs: int = 3, env_id: str = "monkey_palace_v0") -> dict:
             "cold": cold, "warm": warm}
 
 
+def time_shares(share: dict) -> str:
+    """A trainer's iteration split as ``bench --train`` and ``--train-complete`` print it."""
+    return (f"time in environment {share['environment']:.0%}, forward {share['forward']:.0%}, "
+            f"update {share['update']:.0%}")
+
+
 def run_command(args: argparse.Namespace) -> int:
     """``monkey-palace bench``: decisions per second of the reference and JAX engines on full random games."""
     from monkey_env.apps.cli import with_provenance
@@ -269,8 +275,7 @@ def run_command(args: argparse.Namespace) -> int:
             for name in ("jax", "jax_sb3_sized", "sb3"):
                 row, share = report[name], report[name]["share"]
                 print(f"{name:>13}: {row['train_decisions_per_second']:7.0f} learner decisions/s, "
-                      f"{row['parameters']:,} parameters; time in environment {share['environment']:.0%}, "
-                      f"forward {share['forward']:.0%}, update {share['update']:.0%}")
+                      f"{row['parameters']:,} parameters; {time_shares(share)}")
             lo, hi = report["spread"]["train_ratio_vs_sb3"]
             lo_same, hi_same = report["spread"]["train_ratio_vs_sb3_same_size"]
             print(f"JAX over SB3, median of {len(report['repeats'])}: {report['train_ratio_vs_sb3']:.2f}x "
@@ -286,10 +291,9 @@ def run_command(args: argparse.Namespace) -> int:
             print(json.dumps(with_provenance(report, started)))
         else:
             for action in ("catalogue", "complete"):
-                row, share = report[action], report[action]["share"]
                 print(f"{action:>9}: {report[f'train_decisions_per_second_{action}']:5.0f} learner decisions/s, "
-                      f"{report[f'games_per_second_{action}']:.2f} games/s (medians); time in environment "
-                      f"{share['environment']:.0%}, forward {share['forward']:.0%}, update {share['update']:.0%}")
+                      f"{report[f'games_per_second_{action}']:.2f} games/s (medians); "
+                      f"{time_shares(report[action]['share'])}")
             lo, hi = report["spread"]["games_per_second_complete_vs_catalogue"]
             print(f"games per second, complete over catalogue, median of {len(report['repeats'])}: "
                   f"{report['games_per_second_complete_vs_catalogue']:.2f}x [{lo:.2f}, {hi:.2f}]")
