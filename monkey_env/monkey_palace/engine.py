@@ -83,6 +83,12 @@ class TurnState:
     steps: list[tuple[int, int]] = field(default_factory=list)  # complete build: arches so far (heading, rise)
 
 
+def action_layout(data: GameData, build_action: str) -> ActionLayout:
+    """The action space of a build action: arch steps of every rise the tray's units allow, or
+    the catalogue's shapes."""
+    return ActionLayout(0, data.tray.max_units + 1) if build_action == "complete" else ActionLayout(len(data.shapes))
+
+
 class Game:
     """One game of Monkey Palace. Create with :meth:`new`, then :meth:`apply` actions."""
 
@@ -90,7 +96,7 @@ class Game:
         self.options = options
         self.data = data
         self.complete_build = options.build_action == "complete"
-        self.layout = ActionLayout(0, data.tray.max_units + 1) if self.complete_build else ActionLayout(len(data.shapes))
+        self.layout = action_layout(data, options.build_action)
         self.palace = Palace.from_map(data.map, data.tray.animal_height)
         e = data.tray.elements
         self.tray = Supply(e.arches, e.bricks, e.columns)
@@ -202,6 +208,16 @@ class Game:
                 break
             p = search.extend(p, heading, rise)
         return p
+
+    def _steps_fit_the_turn(self) -> bool:
+        """Whether a loaded turn's arches (complete build action) can be this turn's: while building,
+        a staircase the rules allow so far; once built (the rest of the turn keeps them), one
+        step per arch of the staircase standing."""
+        if not self.complete_build:
+            return False
+        if self.phase == Phase.SHAPE:
+            return self.build_prefix() is not None
+        return self.turn.built and len(self.turn.steps) == len(self.turn.arch_ends)
 
     def anchor_cells(self) -> np.ndarray:
         """(1024,) bool: the anchors from which a legal staircase can be built this turn."""
@@ -679,7 +695,7 @@ class Game:
         g.end_shortage, g.end_round, g.end_seat = m.end_shortage, m.end_round, m.end_seat
         turn = m.turn.model_dump()
         g.turn = TurnState(**{**turn, "steps": [tuple(step) for step in turn["steps"]]})
-        if g.turn.steps and not (g.complete_build and g.phase == Phase.SHAPE and g.build_prefix() is not None):
+        if g.turn.steps and not g._steps_fit_the_turn():
             raise SaveFileError("the save is malformed: turn.steps: the arches built so far are not a staircase "
                                 "the rules allow from this turn's anchor (or the game does not build arch by arch)")
         g.history = list(m.history)

@@ -14,8 +14,9 @@ import numpy as np
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
 from monkey_env.monkey_palace.engine import Game
 from monkey_env.monkey_palace.geometry import NUM_CELLS
+from monkey_env.monkey_palace.jaxgame import complete_build
 from monkey_env.monkey_palace.jaxgame.parity import END_KINDS
-from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS, State
+from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS, PENDING_NONE, State
 
 
 def jax_state_from_game(jax_game, game: Game) -> State:
@@ -39,19 +40,19 @@ def jax_state_from_game(jax_game, game: Game) -> State:
     for i, pile in enumerate(game.piles):
         pile_cards[i, :len(pile)] = pile
     t = game.turn
+    s = jax_game.blank_state()
     anchor_mask = np.zeros(NUM_CELLS, bool)
-    shape_mask = np.zeros(st.n_shapes, bool)
+    shape_mask = np.zeros(s.shape_mask.shape, bool)
     if game.phase == Phase.ANCHOR:
-        anchor_mask = game.build_matrix().any(0)
-    elif game.phase == Phase.SHAPE:
+        anchor_mask = game.anchor_cells()
+    elif game.phase == Phase.SHAPE and not st.complete:
         shape_mask = game.build_matrix()[:, t.anchor]
-    arch_ends = np.full(st.max_arches, -1, np.int32)
+    arch_ends = np.full(s.arch_ends.shape[0], -1, np.int32)
     arch_ends[:len(t.arch_ends)] = t.arch_ends
     bought = np.full(N_PILES, -1, np.int32)
     bought[:len(t.bought)] = t.bought
     params = jax_game.params(o)
-    s = jax_game.blank_state()
-    return s._replace(
+    s = s._replace(
         height=jnp.asarray(game.palace.height, jnp.int8), knob=jnp.asarray(game.palace.knob, jnp.int8),
         animals=jnp.asarray(game.palace.animals, jnp.int32), deco_max=jnp.asarray(game.palace.deco_max, jnp.int32),
         tray=jnp.asarray(game.tray.as_tuple(), jnp.int32), supply=jnp.asarray(supply),
@@ -70,3 +71,18 @@ def jax_state_from_game(jax_game, game: Game) -> State:
         credits=jnp.int32(t.credits), highest_of_colour=jnp.asarray(t.highest_of_colour),
         highest_overall=jnp.asarray(t.highest_overall), bought=jnp.asarray(bought), n_bought=jnp.int32(len(t.bought)),
         terminated=jnp.asarray(game.game_over))
+    if st.complete:
+        s = _staircase_in_progress(jax_game, game, s)
+    return s
+
+
+def _staircase_in_progress(jax_game, game: Game, s: State) -> State:
+    """The complete build action's prefix, made by the JAX engine's own steps (the anchor, then
+    each arch), and the build decision's mask, the reference game's own."""
+    if game.phase == Phase.SHAPE:
+        s = complete_build.begin(s, jnp.int32(game.turn.anchor))
+        for heading, rise in game.turn.steps:
+            s = complete_build.add_arch(s, jnp.int32(heading), jnp.int32(rise), jax_game.static)
+        L = game.layout
+        s = s._replace(shape_mask=jnp.asarray(game.legal_mask()[L.arch:L.finish + 1]), pending=jnp.int32(PENDING_NONE))
+    return s._replace(over_cap=complete_build.over_cap(s, jax_game.static))

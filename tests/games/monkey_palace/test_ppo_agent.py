@@ -14,6 +14,7 @@ from monkey_env.monkey_palace.agents.sb3 import PPOAgent, policy_kwargs
 from monkey_env.monkey_palace.engine import Game
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.from_reference import jax_state_from_game
+from monkey_env.monkey_palace.options import GameOptions
 
 
 @pytest.fixture(scope="module")
@@ -21,12 +22,16 @@ def jg():
     return jax_game_for()
 
 
-@pytest.mark.parametrize("players, map_id, seed", [(2, 1, 0), (3, 3, 1)])
-def test_reference_game_gives_the_jax_engines_observation_and_mask(jg, players, map_id, seed):
-    """Lockstep: at every decision the converted reference game observes like the JAX game."""
-    params = jg.params(players=players, map=map_id, butterfly=True, frog=True)
+@pytest.mark.parametrize("players, map_id, seed, build_action",
+                         [(2, 1, 0, "complete"), (3, 3, 1, "complete"), (2, 1, 0, "catalogue"), (3, 3, 1, "catalogue")])
+def test_reference_game_gives_the_jax_engines_observation_and_mask(players, map_id, seed, build_action):
+    """Lockstep: at every decision the converted reference game observes like the JAX game (on the
+    complete action, mid-staircase too: the prefix is the JAX engine's own)."""
+    jg = jax_game_for(GameOptions(build_action=build_action))
+    params = jg.params(GameOptions(players=players, map=str(map_id), butterfly=True, frog=True, build_action=build_action))
     state = jg.init(jax.random.PRNGKey(seed), params)
-    game = Game.new(players, map_id, butterfly=True, frog=True, pile_orders=jg.pile_orders(state), seed=seed)
+    game = Game.new(players, map_id, butterfly=True, frog=True, pile_orders=jg.pile_orders(state), seed=seed,
+                    build_action=build_action)
     legal = jax.jit(jg.legal_action_mask)
     rng = np.random.default_rng(seed)
     decisions = 0

@@ -1,7 +1,7 @@
 """The JAX PPO on the complete build action (issue 28): the network's inputs rebuild the
 observation of the staircase in progress, its build heads are factored like the action (anchor
 over the studs, then (heading, rise) per arch and finish at the cursor), and a tiny run learns
-something measurable. The shipped checkpoint and the defaults stay the catalogue's."""
+something measurable; ``ppo`` plays a reference game of it as it plays the JAX engine."""
 
 import gc
 
@@ -17,6 +17,7 @@ from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.options import GameOptions
 
 COMPLETE = GameOptions(build_action="complete")
+CATALOGUE = GameOptions(build_action="catalogue")
 # Random opponents only: the tiny run learns to buy (greedy's walk would slow it down).
 TINY = dict(ppo=dict(num_envs=8, num_steps=8, num_minibatches=2, num_epochs=2, learning_rate=1e-2),
             network=dict(width=4, hidden=16, stud_features=4),
@@ -186,7 +187,7 @@ def test_a_checkpoint_of_another_action_space_is_refused_by_name(jg, tmp_path):
     before its parameters are read."""
     from monkey_env.agents.ppo_jax import CheckpointError, default_checkpoint, load_checkpoint, save_checkpoint
     with pytest.raises(CheckpointError, match="1,563 actions; the checkpoint: its action count not recorded"):
-        load_checkpoint(default_checkpoint(), jg)
+        load_checkpoint(default_checkpoint("monkey_palace", jax_game_for(CATALOGUE)), jg)
     path = save_checkpoint(tmp_path / "c.msgpack", {}, dict(width=4, hidden=16, stud_features=4), {"actions": 2438})
     with pytest.raises(CheckpointError, match="trained for 2,438 actions, and these game options have 1,563"):
         load_checkpoint(path, jg)
@@ -199,9 +200,9 @@ def test_the_shipped_ppo_takes_each_build_actions_own_checkpoint(jg, tmp_path, m
     from monkey_env.agents import ppo_jax
     from monkey_env.agents.ppo_jax import JaxPPOAgent, default_checkpoint, save_checkpoint, shipped_version
 
-    catalogue = jax_game_for(GameOptions())
-    assert default_checkpoint("monkey_palace", jg).name == "ppo_jax_complete.msgpack"
-    assert default_checkpoint("monkey_palace", catalogue).name == default_checkpoint().name == "ppo_jax.msgpack"
+    catalogue = jax_game_for(CATALOGUE)
+    assert default_checkpoint("monkey_palace", jg).name == default_checkpoint().name == "ppo_jax_complete.msgpack"
+    assert default_checkpoint("monkey_palace", catalogue).name == "ppo_jax.msgpack"
     # a shipped folder of two tiny networks, one per action space
     monkeypatch.setattr(ppo_jax, "CHECKPOINTS", tmp_path)
     network = dict(width=4, hidden=8, stud_features=4)
@@ -211,7 +212,7 @@ def test_the_shipped_ppo_takes_each_build_actions_own_checkpoint(jg, tmp_path, m
     only_catalogue = ppo_jax.checkpoint_hash(tmp_path / "ppo_jax.msgpack")
     agent = JaxPPOAgent()
     assert agent.version == shipped_version() != only_catalogue
-    for engine, options in ((catalogue, GameOptions()), (jg, COMPLETE)):
+    for engine, options in ((catalogue, CATALOGUE), (jg, COMPLETE)):
         state = engine.init(jax.random.PRNGKey(0), engine.params(options))
         states = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None], state)
         masks = engine.batch_legal_mask(states)
@@ -226,3 +227,33 @@ def test_the_shipped_ppo_takes_each_build_actions_own_checkpoint(jg, tmp_path, m
     assert shipped_version() == only_catalogue
     with pytest.raises(ppo_jax.CheckpointError, match="ppo_jax_complete.msgpack"):
         JaxPPOAgent().act_batch(jg, states, masks, jax.random.PRNGKey(0))
+
+
+def test_the_shipped_ppo_plays_a_reference_game_as_it_plays_the_jax_engine(jg):
+    """``act`` on a reference game of the complete action (the terminal's, the browser's,
+    ``--engine reference``) chooses what ``act_batch`` chooses on the JAX game in lockstep, at
+    every decision of its seats, mid-staircase included."""
+    from monkey_env.agents.ppo_jax import JaxPPOAgent
+    from monkey_env.monkey_palace.engine import Game
+
+    agent = JaxPPOAgent()
+    options = COMPLETE.replace(players=2, map="3", seed=5)
+    state = jg.init(jax.random.PRNGKey(5), jg.params(options))
+    game = Game.from_options(options, pile_orders=jg.pile_orders(state))
+    rng = np.random.default_rng(5)
+    arch_steps = 0
+    for _ in range(80):
+        if game.game_over:
+            break
+        mask = game.legal_mask()
+        if game.current == 0:
+            chosen = agent.act(game, mask)
+            states = jax.tree_util.tree_map(lambda x: jnp.asarray(x)[None], state)
+            assert chosen == int(agent.act_batch(jg, states, jg.batch_legal_mask(states), jax.random.PRNGKey(0))[0])
+            arch_steps += game.phase == Phase.SHAPE and len(game.turn.steps) > 0
+        else:
+            chosen = int(rng.choice(np.flatnonzero(mask)))
+        assert mask[chosen]
+        game.apply(chosen)
+        state = jg.step(state, chosen)
+    assert arch_steps > 0
