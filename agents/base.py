@@ -40,6 +40,21 @@ class BatchAgent(Protocol):
     def act_batch(self, jax_game, states, masks, key): ...
 
 
+def refusal(agent, options) -> str | None:
+    """Why ``agent`` cannot play games with these options at all, or None when it can: an agent
+    bound to some options (a network trained for one action space) says so in its optional
+    ``cannot_play(options)``."""
+    says = getattr(agent, "cannot_play", None)
+    return None if says is None else says(options)
+
+
+def check_plays(agents: dict, options) -> None:
+    """Raise a ValueError naming each agent (name -> agent) that cannot play these options, and why."""
+    refused = [f"{name}: {why}" for name, a in agents.items() if (why := refusal(a, options))]
+    if refused:
+        raise ValueError("; ".join(refused))
+
+
 def plays_batched(agent, options) -> bool:
     """Whether ``agent`` decides batches of the JAX engine for these game options: it has
     ``act_batch``, and its optional ``batches(options)`` does not say otherwise (an agent whose

@@ -21,6 +21,7 @@ from monkey_env.agents.registry import known_names
 from monkey_env.apps.arena.report import build_report
 from monkey_env.apps.arena.results import Results
 from monkey_env.apps.arena.runner import plan_tournament, run_tournament
+from monkey_env.monkey_palace.options import DEFAULT_BUILD_ACTION
 
 OPTIONS = {"butterfly": False, "frog": False, "monkey_move": "optional", "butterfly_rule": "highest_overall",
            "end_trigger": "shortfall"}
@@ -33,8 +34,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, help="default: every core")
     ap.add_argument("--chunk", type=int, default=500, help="games per JAX batch")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--build-action", choices=("catalogue", "complete"), default="catalogue",
-                    help="the build action the games use (default: catalogue)")
+    ap.add_argument("--build-action", choices=("catalogue", "complete"), default=DEFAULT_BUILD_ACTION,
+                    help=f"the build action the games use (default: the game's, {DEFAULT_BUILD_ACTION})")
     ap.add_argument("--time-limit", type=float, help="seconds; start no new chunk after (the rate is still measured)")
     ap.add_argument("--db", help="results file (default: a fresh one in a temporary folder)")
     ap.add_argument("--out", help="also write the JSON here")

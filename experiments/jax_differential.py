@@ -20,7 +20,7 @@ from tqdm import tqdm
 
 from monkey_env.monkey_palace.jaxgame import JaxGame
 from monkey_env.monkey_palace.jaxgame.parity import differential_batch
-from monkey_env.monkey_palace.options import GameOptions
+from monkey_env.monkey_palace.options import DEFAULT_BUILD_ACTION, GameOptions
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=10_000)
     p.add_argument("--first", type=int, default=0, help="index of the first game (to split a run)")
     p.add_argument("--batch", type=int, default=100)
-    p.add_argument("--build-action", choices=("catalogue", "complete"), default="catalogue")
+    p.add_argument("--build-action", choices=("catalogue", "complete"), default=DEFAULT_BUILD_ACTION)
     args = p.parse_args()
     jg = JaxGame(GameOptions(build_action=args.build_action))
     t0, decisions, games, over_cap = time.time(), 0, 0, []

@@ -21,11 +21,11 @@ except ImportError:                     # run as a script: experiments/ is on sy
 
 def main() -> int:
     parser = arguments(__doc__, "reports/monkey_palace_differential.json")
-    parser.add_argument("--build-action", choices=("catalogue", "complete"), default="catalogue")
-    args = parser.parse_args()
     from monkey_env.monkey_palace.jaxgame import JaxGame
     from monkey_env.monkey_palace.jaxgame.parity import differential_batch
-    from monkey_env.monkey_palace.options import GameOptions
+    from monkey_env.monkey_palace.options import DEFAULT_BUILD_ACTION, GameOptions
+    parser.add_argument("--build-action", choices=("catalogue", "complete"), default=DEFAULT_BUILD_ACTION)
+    args = parser.parse_args()
     engine = JaxGame(GameOptions(build_action=args.build_action))
     return run(f"monkey_palace ({args.build_action})", engine, differential_batch, args)
 

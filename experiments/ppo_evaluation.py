@@ -1,13 +1,15 @@
 """The shipped PPO's figures: 2 players on map 1 against greedy, random and the SB3 checkpoint,
 then every map with 2, 3 and 4 players against random and greedy opponents.
 
-    python -m experiments.ppo_evaluation --games 1000 --setting-games 200 --seed 1 --out reports/ppo_jax
+    python -m experiments.ppo_evaluation --games 1000 --setting-games 200 --seed 1 --out reports/ppo_jax_complete
+    python -m experiments.ppo_evaluation --build-action catalogue --sb3-games 500 --out reports/ppo_jax
 
 Each line is ``monkey_env.apps.evaluate.evaluate`` (what ``monkey-palace evaluate`` runs: seats
 rotated over the same deals, Wilson intervals, a shared win counted 1/k), in one process so that
 the compiled agents serve every setting. With 3 or 4 players PPO sits against 2 or 3 copies of the
 opponent (distinct copies, so every agent sits every seat), and the chance level is 1/players. The results go to
-``OUT/evaluation.json`` and a Markdown table to ``OUT/evaluation.md``.
+``OUT/evaluation.json`` and a Markdown table to ``OUT/evaluation.md``. The SB3 checkpoint plays
+the catalogue build action only, so its match is played there only.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 def main(argv=None) -> int:
     from monkey_env.apps.evaluate import evaluate
+    from monkey_env.monkey_palace.options import DEFAULT_BUILD_ACTION
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--agent", default="ppo")
@@ -27,6 +30,7 @@ def main(argv=None) -> int:
     p.add_argument("--setting-games", type=int, default=200, help="games of each (players, map, opponent)")
     p.add_argument("--sb3-games", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--build-action", choices=("catalogue", "complete"), default=DEFAULT_BUILD_ACTION)
     p.add_argument("--out", default="reports/ppo_jax")
     args = p.parse_args(argv)
     out = Path(args.out)
@@ -42,9 +46,10 @@ def main(argv=None) -> int:
         names = [args.agent] + copies
         agents = {c: make_agent(opponent, args.seed + 100 + i) for i, c in enumerate(copies[1:])}
         report = evaluate(names, players=players, map=map_id, games=games, seed=args.seed, progress=False,
-                          agents=agents)
+                          agents=agents, options={"build_action": args.build_action})
         lo, hi = report["ci95"][args.agent]
-        row = {"agent": args.agent, "opponent": opponent, "players": players, "map": map_id, "games": games,
+        row = {"agent": args.agent, "build_action": args.build_action, "opponent": opponent, "players": players,
+               "map": map_id, "games": games,
                "win_rate": report["win_rate"][args.agent], "ci95": [lo, hi],
                "mean_bananas": report["mean_score"][args.agent],
                "mean_bananas_opponent": sum(report["mean_score"][c] for c in copies) / len(copies),
@@ -56,7 +61,7 @@ def main(argv=None) -> int:
 
     match("greedy", 2, 1, args.games)
     match("random", 2, 1, args.games)
-    if args.sb3_games:
+    if args.sb3_games and args.build_action == "catalogue":
         match("ppo-sb3", 2, 1, args.sb3_games)
     for players in (2, 3, 4):
         for map_id in (1, 2, 3, 4):

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from monkey_env.monkey_palace.options import DEFAULT_BUILD_ACTION
+
 LINEUPS = {2: ["ppo", "ppo"], 3: ["ppo", "ppo", "greedy"], 4: ["ppo", "ppo", "greedy", "random"]}
 AGENT_CODES = {"ppo": 0, "greedy": 1, "random": 2}
 
@@ -50,7 +52,7 @@ def fit(v, u) -> dict:
             "mse_raw_reading": None, "mse_fitted": float(np.mean(residual ** 2)), "var_u": float(u.var())}
 
 
-def play(players: int, games: int, seed: int, win_points: float, build_action: str = "catalogue"):
+def play(players: int, games: int, seed: int, win_points: float, build_action: str = DEFAULT_BUILD_ACTION):
     """Play the games (the shipped PPO of the build action); returns the (v, u) pairs of the two readings."""
     import jax
     import jax.numpy as jnp
@@ -120,7 +122,7 @@ def main(argv=None) -> int:
     p.add_argument("--players", default="2,3,4")
     p.add_argument("--games", type=int, default=512)
     p.add_argument("--seed", type=int, default=10_000)
-    p.add_argument("--build-action", choices=("catalogue", "complete"), default="catalogue",
+    p.add_argument("--build-action", choices=("catalogue", "complete"), default=DEFAULT_BUILD_ACTION,
                    help="the build action, and so the shipped checkpoint measured (one per action space)")
     p.add_argument("--out", type=Path, default=None)
     args = p.parse_args(argv)

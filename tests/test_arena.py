@@ -91,7 +91,9 @@ def test_rows_resume_and_extend(tmp_path):
         assert is_rulebook_ranking(r) and r["rounds"] > 0 and r["decisions"] > 0
         assert r["end_trigger"] in ("arches", "bricks", "columns", "arches and bricks")
         assert len(r["versions"]) == 2 and all(v.startswith("code-") for v in r["versions"])
-        assert r["options"] == OPTIONS and len(r["config_hash"]) == 16 and r["finished"].endswith("Z")
+        # the options as given, and the build action always (its default changed: as_recorded)
+        assert r["options"] == {**OPTIONS, "build_action": "complete"}
+        assert len(r["config_hash"]) == 16 and r["finished"].endswith("Z")
     # The two seatings of a deal: same seed, agents swapped.
     assert rows[0]["seed"] == rows[1]["seed"] and rows[0]["seats"] == rows[1]["seats"][::-1]
     # Same command again: nothing to do, same tournament.

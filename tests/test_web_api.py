@@ -59,10 +59,11 @@ def test_new_game_offers_the_engines_legal_anchors(client):
 
 
 def test_a_shape_preview_is_what_the_engine_builds(client):
-    g = new_game(client, HUMANS)
+    """The catalogue's whole-shape previews (the complete action's arch previews: test_web_2d_api)."""
+    g = new_game(client, HUMANS, build_action="catalogue")
     gid = g["id"]
     # An anchor with several staircases, so the engine asks for the shape.
-    engine = Game.new(2, 1, seed=4)
+    engine = Game.new(2, 1, seed=4, build_action="catalogue")
     for stud in g["state"]["decision"]["studs"]:
         probe = Game.from_dict(engine.to_dict())
         probe.apply(stud["action"])

@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from monkey_env.agents.base import plays_batched
+from monkey_env.agents.base import check_plays, plays_batched
 from monkey_env.agents.registry import make_agent, split_agent_names
 from monkey_env.apps.balance.stats import mean_ci, wilson
 from monkey_env.apps.results_table import GameResults, TimedAgent, play_games, shared_win_rule
@@ -56,6 +56,7 @@ def evaluate(names: list[str], players: int = 2, map: int | str = 1, games: int 
     for i, n in enumerate(names):
         if n not in agents:
             agents[n] = make_agent(n, seed + i, game=game)
+    check_plays(agents, game_options)
     agents = {n: TimedAgent(a) for n, a in agents.items()}   # seconds per decision, for the report
     rotations = len(names)
     batched = (all(plays_batched(a, game_options) for a in agents.values()) and game_spec(game).has("jax_engine")

@@ -205,11 +205,14 @@ def with_seed(options, seed: int):
     return type(options)(**{**options.model_dump(), "seed": int(seed)})
 
 
-def new_options(game: str, *, players: int, seed: int = 0, map=None, **options):
+def new_options(game: str, *, players: int, seed: int = 0, map=None, recorded: bool = False, **options):
     """A game's options object from what every command knows: the player count, the seed, the
-    map where the game's options have one (ignored otherwise), and the game's own options."""
+    map where the game's options have one (ignored otherwise), and the game's own options.
+    ``recorded``: the options come from a record, which may predate a changed default (as_recorded)."""
+    from monkey_env.core.options import as_recorded
+
     model = game_spec(game).load("options")
-    fields = dict(players=players, seed=seed, **options)
+    fields = dict(players=players, seed=seed, **(as_recorded(model, options) if recorded else options))
     if map is not None and "map" in model.model_fields:
         fields["map"] = str(map)
     return model(**fields)

@@ -38,6 +38,18 @@ def make_options(model: type[BaseModel], **values: Any) -> BaseModel:
         raise OptionsError(f"bad {model.__name__}: {describe(e)}") from None
 
 
+def as_recorded(model: type[BaseModel], values: dict) -> dict:
+    """A record's options as they were played: a field whose default has changed since (the
+    model's ``RECORDED_DEFAULTS``) and that an older record leaves out takes the old default."""
+    return {**getattr(model, "RECORDED_DEFAULTS", {}), **values}
+
+
+def for_the_record(options: BaseModel, given: dict) -> dict:
+    """The options a record keeps: those given, and every field whose default has changed
+    (``RECORDED_DEFAULTS``) at its value, so that the record never depends on a default."""
+    return {**{name: getattr(options, name) for name in getattr(type(options), "RECORDED_DEFAULTS", {})}, **given}
+
+
 def _on_cli(info) -> bool:
     extra = info.json_schema_extra
     return not (isinstance(extra, dict) and extra.get("cli") is False)

@@ -8,7 +8,7 @@ model; docs/RULES.md explains each rule reading.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -26,6 +26,11 @@ class GameOptions(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
+    # Fields whose default has changed: a save, record or results database written before the
+    # change names no value and was played with this one (the catalogue was the build action
+    # until the complete one became the default), so every record now names them.
+    RECORDED_DEFAULTS: ClassVar[dict] = {"build_action": "catalogue"}
+
     players: int = Field(2, ge=2, le=4, description="number of players, 2-4")
     map: str = Field("1", description="ground map 1-4, or the path of an edited map file")
     butterfly: bool = Field(False, description="play with the Butterfly micro-expansion")
@@ -40,8 +45,8 @@ class GameOptions(BaseModel):
         "shortfall", description="whether the end comes when the tray cannot pay, or when it empties")
     # The build action (docs/RULES.md, "Build a staircase"; docs/ENVIRONMENTS.md compares the two):
     build_action: Literal["catalogue", "complete"] = Field(
-        "catalogue", description="build from the template catalogue (anchor + shape), or arch by arch, any "
-        "staircase the rules allow (anchor, then (heading, rise) per arch, then finish)")
+        "complete", description="build arch by arch, any staircase the rules allow (anchor, then (heading, "
+        "rise) per arch, then finish), or from the template catalogue (anchor + shape)")
     # Where the game data come from (docs/DATA.md):
     config_dir: str | None = Field(None, description="a folder of edited game data laid out like configs/")
     catalogue: str | None = Field(None, description="the path of an edited staircase template catalogue")
@@ -88,3 +93,6 @@ class GameOptions(BaseModel):
 def _load(map_id: str, config_dir: str | None, catalogue: str | None) -> GameData:
     from monkey_env.monkey_palace.game_data import load_game_data
     return load_game_data(map_id, config_dir=config_dir, catalogue=catalogue)
+
+
+DEFAULT_BUILD_ACTION = GameOptions.model_fields["build_action"].default

@@ -7,13 +7,29 @@ of it reaches the engine.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictInt,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
+from monkey_env.core.options import as_recorded
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, MAP_CHAR_KNOB, NUM_CELLS, Knob
 from monkey_env.monkey_palace.options import GameOptions
+
+# The options model itself is the schema; saves and records from before the complete build action
+# became the default name no build action and were played on the catalogue (as_recorded).
+RecordedOptions = Annotated[GameOptions, BeforeValidator(
+    lambda v: as_recorded(GameOptions, v) if isinstance(v, dict) else v)]
 
 SAVE_VERSION = 1
 NonNegative = Field(ge=0)
@@ -104,13 +120,14 @@ class TurnModel(_Strict):
     bought: list[int]
     instant_queue: list[Literal["arch", "brick", "column", "arch_or_brick"]]
     to_place: list[int]
-    steps: list[tuple[int, int]] = []  # the complete build action's arches so far: (heading, rise)
+    # the complete build action's arches so far, (heading, rise): a JSON pair is a list
+    steps: list[Annotated[tuple[StrictInt, StrictInt], Strict(False)]] = []
 
 
 class SaveModel(_Strict):
     version: Literal[SAVE_VERSION]
     data_fingerprint: str
-    options: GameOptions             # the options model itself is the schema
+    options: RecordedOptions
     palace: PalaceModel
     tray: SupplyModel
     piles: list[list[int]] = Field(min_length=N_PILES, max_length=N_PILES)
@@ -144,7 +161,7 @@ class SaveModel(_Strict):
 class RecordModel(_Strict):
     version: Literal[SAVE_VERSION]
     data_fingerprint: str
-    options: GameOptions
+    options: RecordedOptions
     deal: list[list[int]] | None = None   # pile orders, top card last, when the game was given its deal
     actions: list[int]
 

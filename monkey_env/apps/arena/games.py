@@ -87,7 +87,8 @@ class ChunkPlayer:
         from monkey_env.apps.results_table import new_options
 
         s = self.spec
-        return new_options(self.game, players=s["players"], map=s["map"], seed=int(seed), **s["options"])
+        return new_options(self.game, players=s["players"], map=s["map"], seed=int(seed), recorded=True,
+                           **s["options"])
 
     def _row(self, chunk: Chunk, i: int, table, g: int, duration: float) -> dict:
         """Row of the chunk's game i, from game g of a results_table.GameResults."""

@@ -18,7 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
 
-from monkey_env.agents.base import plays_batched
+from monkey_env.agents.base import check_plays, plays_batched
 from monkey_env.agents.registry import make_agent
 from monkey_env.apps.arena.games import ChunkPlayer
 from monkey_env.apps.arena.results import Results, Tournament
@@ -45,6 +45,7 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     """Check the inputs and fix the tournament; raises ValueError naming what is wrong. ``game``:
     any registered game (another game's ``map`` is "-" when its options have none)."""
     from monkey_env.apps.results_table import new_options
+    from monkey_env.core.options import for_the_record
 
     agents = [a.strip() for a in agents]
     if any(not a for a in agents):
@@ -53,9 +54,11 @@ def plan_tournament(agents: list[str], players: int, map: str, options: dict, ga
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
     game_options = new_options(game, players=players, map=map, seed=seed, **options)   # validates the options
+    options = for_the_record(game_options, options)      # a default that changed is named (core.options)
     built = {}
     for name in agents:
         built[name] = make_agent(name, 0, game=game)   # unknown names raise ValueError with the known ones
+    check_plays(built, game_options)
     batchable = (all(plays_batched(a, game_options) for a in built.values()) and game_spec(game).has("jax_engine")
                  and jax_plays(game_options))
     if engine == "auto":

@@ -397,7 +397,7 @@ def create_app(games_dir: str | Path = "web_games", db: str | Path | None = None
         spec = game_spec(name)
         try:
             options = new_options(name, players=row["players"], map=row.get("map"), seed=int(row["seed"]),
-                                  **row["options"])
+                                  recorded=True, **row["options"])
             agents = [make_agent(agent, seed=derived_seed(tour.config["seed"], index, seat), game=name)
                       for seat, agent in enumerate(row["seats"])]
         except ValueError as e:                                # options or an agent this build lacks

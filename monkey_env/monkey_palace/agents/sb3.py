@@ -99,6 +99,16 @@ class PPOAgent:
         torch.manual_seed(seed)
         self._observe = None
 
+    def cannot_play(self, options) -> str | None:
+        """A checkpoint plays the action space it was trained in, and the build action sets it."""
+        from monkey_env.monkey_palace.engine import action_layout
+
+        trained, needed = int(self.model.action_space.n), action_layout(options.game_data(), options.build_action).size
+        if trained == needed:
+            return None
+        return (f"its checkpoint was trained for {trained} actions and build_action {options.build_action!r} "
+                f"has {needed} (the shipped ppo-sb3 plays the catalogue: --build-action catalogue)")
+
     def act_batch(self, jax_game, states, masks, key):
         import jax
 

@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from monkey_env.apps.bench import _random_policy, bench_pgx_go
+from monkey_env.monkey_palace.options import DEFAULT_BUILD_ACTION
 
 
 def add_flags(bench) -> None:
@@ -37,7 +38,7 @@ def add_flags(bench) -> None:
                        help="seconds from import to the AEC env's first reset and step, in fresh processes, cold and warm")
 
 
-def bench_reference(games: int, players: int, seed: int, build_action: str = "catalogue") -> dict:
+def bench_reference(games: int, players: int, seed: int, build_action: str = DEFAULT_BUILD_ACTION) -> dict:
     """Whole random games of the reference engine, maps 1-4 in turn. The two build actions take
     different numbers of decisions per turn, so whole games per second compare them fairly."""
     from monkey_env.agents.random_agent import RandomAgent

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from monkey_env.core.options import as_recorded
 from monkey_env.monkey_palace.actions import N_PILES, Phase
 from monkey_env.monkey_palace.config import PILE_IDS
 from monkey_env.monkey_palace.engine import Game, SaveFileError
@@ -286,7 +287,7 @@ def shape_preview(game: Game, shape_index: int) -> dict:
 # ------------------------------------------------------------------------------------ replay
 def start_of(record: dict) -> Game:
     """A replay's set-up (generic_web.replay_frames): the record's options and deal, as recorded."""
-    return Game.from_options(GameOptions(**record["options"]), pile_orders=record.get("deal"))
+    return Game.from_options(GameOptions(**as_recorded(GameOptions, record["options"])), pile_orders=record.get("deal"))
 
 
 def summary(game: Game) -> dict:

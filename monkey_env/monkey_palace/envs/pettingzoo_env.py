@@ -17,22 +17,28 @@ This environment is part of the classic-style (turn-based) environments of monke
 | | |
 |---|---|
 | Agents | ``player_0`` ... ``player_{n-1}``, n = 2, 3 or 4 (seat 1 is ``player_0``, who plays first) |
-| Actions | ``Discrete(2438)`` |
+| Actions | ``Discrete(1563)`` (``build_action="catalogue"``: ``Discrete(2438)``) |
 | Observations | ``Dict(observation=Dict(planes, vector), action_mask)`` |
 | Import | ``from monkey_env import pettingzoo_env`` (also ``monkey_env.env`` / ``monkey_env.raw_env``) |
 
 **Turns.** The game is turn-based: ``agent_selection`` is the player who must decide, and a
-turn takes several decisions in a row by the same player (anchor, staircase shape, purchases,
-an arch-or-brick choice, a slot, the monkey, the frog). Decisions with a single legal option
-are taken by the engine and never asked.
+turn takes several decisions in a row by the same player (anchor, the staircase arch by arch,
+purchases, an arch-or-brick choice, a slot, the monkey, the frog). Decisions with a single legal
+option are taken by the engine and never asked.
 
-**Action space.** ``Discrete(2438)``, the indices of :class:`monkey_env.monkey_palace.actions.ActionLayout`:
-0-1023 a stud (flat ``y * 32 + x``) as the anchor of the staircase; 1024-2415 a staircase
+**Action space.** By default (``build_action="complete"``) ``Discrete(1563)``: 0-1023 a stud
+(flat ``y * 32 + x``) as the anchor of the staircase; 1024-1539 the next arch, as
+``1024 + heading * 129 + rise`` (heading 0-3, rise 0-128 brick units); 1540 finish
+the staircase; 1541-1562 the small actions below, in the same order. Any staircase the rules
+allow can be built this way, and the masks are exact: every allowed step leads to a legal
+staircase, and finish is allowed exactly when the staircase so far is legal. With
+``build_action="catalogue"`` (the small action space), ``Discrete(2438)``, the indices of
+:class:`monkey_env.monkey_palace.actions.ActionLayout`: 0-1023 the anchor; 1024-2415 a staircase
 shape of the template catalogue (heading, base, turn programme, rises; ``configs/catalogue.yaml``)
 at that anchor; 2416-2427 buy the top card of pile 0-11; 2428 stop buying; 2429/2430 take an arch /
 a brick; 2431-2434 put a card on slot 0-3; 2435 leave the monkey where it is; 2436/2437 take /
-decline the frog. The build is thus a parameterized staircase template chosen in two
-decisions (anchor, then shape), and card purchases are actions too.
+decline the frog. Either way the build is a parameterized staircase template chosen in masked
+steps, and card purchases are actions too.
 
 **Observation space.** ``observation["action_mask"]``: ``(2438,)`` int8, 1 for the legal
 actions of the agent to act (all zero for the others). ``observation["observation"]``:
@@ -48,9 +54,8 @@ actions of the agent to act (all zero for the others). ``observation["observatio
   the top card of every slot of every board (4×4×3), bonus cards (4), trophy holders (3×5),
   credits of this turn, round, end triggered, bonus cards left, every player's Banana Points (4).
   Only public information: the order of the cards under the pile tops stays hidden.
-- With ``build_action="complete"`` (``Discrete(1563)``: studs 0-1023, arch steps 1024-1539 as
-  ``1024 + heading * 129 + rise``, finish 1540, then the small actions from 1541) both go on with
-  the staircase in progress, zero outside the build decision: planes 20-21, the arches chosen so
+- With ``build_action="complete"`` (the default) both go on with the staircase in progress,
+  zero outside the build decision: planes 20-21, the arches chosen so
   far (each arch's studs at its top height / 16) and the cursor (where the next arch starts);
   vector's last 9, the last arch's heading one-hot (4), its top height / 16, arches, brick units
   and tallest stack so far / 10, and whether a leg rests on an element yet (docs/ENVIRONMENTS.md).
@@ -77,8 +82,8 @@ Banana Points, an int array).
 vector, for libraries without a nested-space encoder (RLlib).
 
 **Arguments.** ``players`` (2-4), ``map`` (1-4 or the path of a map file), ``butterfly``, ``frog``
-(the micro-expansions), ``build_action`` (``"catalogue"``, the default, or ``"complete"``: arch by
-arch), ``catalogue`` (path of a template catalogue yaml), ``reward_mode``,
+(the micro-expansions), ``build_action`` (``"complete"``, the default: arch by arch, or
+``"catalogue"``), ``catalogue`` (path of a template catalogue yaml), ``reward_mode``,
 ``seed`` (the deal of ``reset()`` without a seed), ``max_cycles``, ``illegal_penalty``,
 ``render_mode`` (``"ansi"``: the palace as text; ``"rgb_array"``: a 3-D picture), and the rule
 readings ``monkey_move``, ``butterfly_rule``, ``end_trigger`` (docs/RULES.md).

@@ -36,7 +36,10 @@ def scenario_game(palace: str | list[str] | None = None, origin: tuple[int, int]
                   supply: tuple[int, int, int] = (3, 3, 0), players: int = 2, seat: int = 0,
                   tray: tuple[int, int, int] | None = None, **options) -> Game:
     """A game on map 1 whose plate is cleared to light green, with ``palace`` drawn at ``origin``,
-    seat ``seat`` to play with ``supply`` (arches, bricks, columns), at the start of its turn."""
+    seat ``seat`` to play with ``supply`` (arches, bricks, columns), at the start of its turn.
+    The build action is the catalogue's unless ``build_action`` says otherwise: these scenarios
+    name whole shapes (``shape``); test_complete_staircases.py builds arch by arch."""
+    options.setdefault("build_action", "catalogue")
     game = Game.new(players=players, map=1, **options)
     game.palace = cleared_palace(game.data.tray.animal_height)
     if palace is not None:

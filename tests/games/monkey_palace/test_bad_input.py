@@ -81,11 +81,14 @@ def play_until(game: Game, agent: RandomAgent, pred, limit: int = 3000) -> Game:
     raise AssertionError("the wanted situation never came")
 
 
-def test_anchor_with_no_staircase():
-    game = Game.new(2, 1, seed=0)
+@pytest.mark.parametrize("build_action, corner_words", [
+    ("complete", ("the anchor (1, 1) must be an open coloured ground stud", "corner piece (rule A)")),
+    ("catalogue", ("no staircase can start at (1, 1)",))])
+def test_anchor_with_no_staircase(build_action, corner_words):
+    game = Game.new(2, 1, seed=0, build_action=build_action)
     assert game.phase == Phase.ANCHOR
     # A corner piece: nothing is built there.
-    assert_rejected(game, game.layout.encode_cell(1, 1), "no staircase can start at (1, 1)")
+    assert_rejected(game, game.layout.encode_cell(1, 1), *corner_words)
     # Far from the palace: nothing attaches.
     assert_rejected(game, game.layout.encode_cell(0, 31), "no staircase can start at (0, 31)")
 

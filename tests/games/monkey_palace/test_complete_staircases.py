@@ -230,7 +230,7 @@ def test_complete_games_save_and_replay():
 
 
 def test_catalogue_saves_without_steps_still_load():
-    game = Game.new(seed=1)
+    game = Game.new(seed=1, build_action="catalogue")
     saved = game.to_dict()
     del saved["turn"]["steps"]
     del saved["options"]["build_action"]
@@ -245,7 +245,8 @@ def test_the_environments_engine_plays_the_complete_action():
     from monkey_env.monkey_palace.options import GameOptions
     complete = jax_game_for(GameOptions(build_action="complete"))
     assert complete.build_action == "complete" and complete.num_actions == 1563
-    assert jax_game_for(GameOptions()).num_actions == ActionLayout(1392).size
+    assert jax_game_for(GameOptions()) is complete                      # the default
+    assert jax_game_for(GameOptions(build_action="catalogue")).num_actions == ActionLayout(1392).size
 
 
 def test_action_names_say_the_arch():

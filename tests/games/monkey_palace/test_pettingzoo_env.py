@@ -39,9 +39,13 @@ def test_module_level_factories_and_metadata():
     assert isinstance(monkey_env.raw_env(players=2), pettingzoo_env.raw_env)
     e.reset(seed=1)
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
-    assert e.action_space("player_0").n == ActionLayout(1392).size
+    assert e.action_space("player_0").n == ActionLayout(0, 129).size == 1563     # the complete build action
     obs = e.observe("player_0")
-    assert obs["observation"]["planes"].shape == (20, 32, 32)
+    assert obs["observation"]["planes"].shape == (22, 32, 32)
+    catalogue = monkey_env.env(players=3, build_action="catalogue")
+    catalogue.reset(seed=1)
+    assert catalogue.action_space("player_0").n == ActionLayout(1392).size
+    assert catalogue.observe("player_0")["observation"]["planes"].shape == (20, 32, 32)
     assert obs["action_mask"].dtype == np.int8
     # Only the agent to act has legal actions.
     assert obs["action_mask"].sum() > 0 and e.observe("player_1")["action_mask"].sum() == 0
@@ -147,10 +151,12 @@ def test_observations_are_seat_relative():
     np.testing.assert_array_equal(env.observe("player_0")["observation"]["planes"][:14],
                                   env.observe("player_1")["observation"]["planes"][:14])
     assert not np.array_equal(v0, v1)
-    # The last 4 entries are every seat's Banana Points, the observer first.
+    # Entries 170-173 are every seat's Banana Points, the observer first (the last of the
+    # catalogue's 174; the complete action's 9 entries of the staircase in progress follow).
+    assert v0.shape == (183,)
     scores = np.array(env.infos["player_0"]["scores"]) / 40.0
-    np.testing.assert_allclose(v0[-4:-2], scores, atol=1e-6)
-    np.testing.assert_allclose(v1[-4:-2], scores[::-1], atol=1e-6)
+    np.testing.assert_allclose(v0[170:172], scores, atol=1e-6)
+    np.testing.assert_allclose(v1[170:172], scores[::-1], atol=1e-6)
 
 
 def test_render_modes():

@@ -167,7 +167,7 @@ def test_rule_e_attached_by_a_later_far_leg():
 def test_rule_e_model_worked_example_on_map_1():
     """model.md: the start staircase runs east from (12, 16); a one-arch staircase anchored at
     x=9 with one brick under it reaches level 1 at x=12 and stands on the arch end there."""
-    game = Game.new(players=2, map=1)
+    game = Game.new(players=2, map=1, build_action="catalogue")
     assert row_tokens(game, 12, 18, 16) == "A1 m1 m1 A2 m2 m2 G3"
     plan = verdict(game, (9, 16), shape(game, "E", base=1))
     assert plan.legal and plan.attached

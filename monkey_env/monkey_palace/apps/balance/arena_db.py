@@ -24,15 +24,17 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
+from monkey_env.core.options import as_recorded
 from monkey_env.monkey_palace.apps.balance.collect import Cell, Dataset, Records
 from monkey_env.monkey_palace.apps.play_games import END_KIND_NAMES
+from monkey_env.monkey_palace.options import GameOptions
 
 READING_DEFAULTS = {"monkey_move": "optional", "butterfly_rule": "highest_overall", "end_trigger": "shortfall"}
 
 
 def build_action_of(g: dict) -> str:
-    """The game's build action: the arena records the options as they were given."""
-    return (g["options"] or {}).get("build_action", "catalogue")
+    """The game's build action: the arena records it (older databases only when given: as_recorded)."""
+    return as_recorded(GameOptions, g["options"] or {})["build_action"]
 
 
 def _cell_of(g: dict) -> Cell | None:
@@ -94,7 +96,7 @@ def dataset_from_db(path, build_action: str | None = None) -> Dataset:
         if len(actions) > 1:
             found = ", ".join(f"{n} games of the {a} build action" for a, n in sorted(actions.items()))
             raise ValueError(f"{path}: holds {found}; a report reads one (--build-action)")
-        build_action = next(iter(actions), "catalogue")
+        build_action = next(iter(actions), GameOptions.model_fields["build_action"].default)
     by_cell: dict[Cell, list[dict]] = defaultdict(list)
     left_out = 0
     for g in games:

@@ -26,6 +26,7 @@ import numpy as np
 
 from monkey_env.core.outcome import batch_places
 from monkey_env.monkey_palace.apps.play_games import END_KIND_NAMES, BatchResult
+from monkey_env.monkey_palace.options import DEFAULT_BUILD_ACTION
 
 OPTION_SETS = {"none": {}, "butterfly": {"butterfly": True}, "frog": {"frog": True},
                "both": {"butterfly": True, "frog": True}}
@@ -171,7 +172,7 @@ class Collector:
     """Plays cells in fixed-size batches: one JaxGame (one compilation) per game data variant."""
 
     def __init__(self, batch: int = 256, seed: int = 0, progress: bool = True, max_decisions: int = 2000,
-                 config_dir: str | None = None, build_action: str = "catalogue"):
+                 config_dir: str | None = None, build_action: str = DEFAULT_BUILD_ACTION):
         self.batch = batch
         self.build_action = build_action
         self.seed = seed
@@ -252,7 +253,7 @@ class BalancePlan:
     skill_games: int = 0                    # per (map, agent pair); 0 = games // 2
     variants: tuple[str, ...] = ()          # what-if variant names (added to the Collector)
     seed: int = 0
-    build_action: str = "catalogue"         # the game's build action (the Collector's)
+    build_action: str = DEFAULT_BUILD_ACTION   # the game's build action (the Collector's)
 
     def cells(self) -> list[tuple[Cell, int, int]]:
         """(cell, games, first seed) of every cell of the plan."""

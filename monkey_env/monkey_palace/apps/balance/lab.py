@@ -20,6 +20,7 @@ import zipfile
 from pathlib import Path
 
 from monkey_env.agents.registry import split_agent_names
+from monkey_env.monkey_palace.options import DEFAULT_BUILD_ACTION
 
 DESCRIPTION = __doc__
 
@@ -61,7 +62,7 @@ def add_flags(p) -> None:
     p.add_argument("--boards", help="edited boards.yaml: what-if beside the defaults")
     p.add_argument("--whatif-games", type=int, default=0, help="games per (players, map) of a what-if; default --games")
     p.add_argument("--build-action", choices=("catalogue", "complete"), default=None,
-                   help="the build action of every game (default: catalogue); the agents must play it. With "
+                   help="the build action of every game (default: the game's, complete); the agents must play it. With "
                         "--db: the games of that build action (default: the database's only one)")
 
 
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise BadArgument("--db", str(e)) from None
     else:
-        args.build_action = args.build_action or "catalogue"
+        args.build_action = args.build_action or DEFAULT_BUILD_ACTION
         try:
             players = tuple(int(x) for x in (args.players or "2,4").split(","))
         except ValueError:
