@@ -81,7 +81,8 @@ def test_sampling_from_the_masked_policy_never_draws_an_illegal_action(trained):
 
 def test_the_shipped_configs_and_checkpoints_are_each_games_own(tmp_path):
     assert set(JAX_PPO_GAMES) == {g for g in game_names() if game_spec(g).has("policy")}
-    assert default_checkpoint("monkey_palace").name == "ppo_jax.msgpack"   # its policy's checkpoint_file
+    # its policy's file for the default (complete) build action
+    assert default_checkpoint("monkey_palace").name == "ppo_jax_complete.msgpack"
     for game in ("shadow_theater", "forbidden_city"):
         cfg = load_config(f"configs/train/ppo_jax_{game}.yaml")
         assert cfg.game == game and type(cfg.network).__name__ == {"shadow_theater": "FlatNetworkConfig",

@@ -72,10 +72,12 @@ def test_fitted_needs_the_ppo_prior():
         make_agent("mcts:value=exact")
 
 
-def test_the_shipped_calibration_is_the_shipped_checkpoints():
-    path = calibration_path(DEFAULT_CHECKPOINT)
-    cal = ValueCalibration.load(path, checkpoint_hash(DEFAULT_CHECKPOINT))
-    assert MCTSAgent(MCTSSettings(value="fitted")).calibration == cal
+@pytest.mark.parametrize("name", ["ppo_jax_complete.msgpack", "ppo_jax.msgpack"])
+def test_the_shipped_calibration_is_the_shipped_checkpoints(name):
+    checkpoint = DEFAULT_CHECKPOINT.with_name(name)
+    cal = ValueCalibration.load(calibration_path(checkpoint), checkpoint_hash(checkpoint))
+    if name == "ppo_jax_complete.msgpack":          # the default build action's network
+        assert MCTSAgent(MCTSSettings(value="fitted")).calibration == cal
     # what the shipped games measured: the own value predicts its seat's future (a positive
     # slope below 1), another seat's value much less with 4 players than the raw reading's -3
     assert all(0 < cal.own_slope[p] < 1 for p in (2, 3, 4))
@@ -94,27 +96,27 @@ def test_the_fit_and_the_utility_on_a_known_table():
 
 def test_each_build_action_reads_its_own_checkpoints_calibration(tmp_path, monkeypatch):
     """The search's fitted values on an engine are those of the shipped checkpoint that plays it:
-    the catalogue's file on the catalogue, the complete action's own file on the complete action,
-    refused by name while that network has none (never the other network's lines)."""
+    the complete action's file on the complete action (the default), the catalogue's own file on
+    the catalogue, refused by name while that network has none (never the other network's lines)."""
     import shutil
 
     from monkey_env.agents import ppo_jax
     from monkey_env.monkey_palace.jaxgame.env import jax_game_for
     from monkey_env.monkey_palace.options import GameOptions
 
-    for name in ("ppo_jax.msgpack", "ppo_jax.calibration.json"):
+    for name in ("ppo_jax_complete.msgpack", "ppo_jax_complete.calibration.json"):
         shutil.copy(DEFAULT_CHECKPOINT.with_name(name), tmp_path / name)
     monkeypatch.setattr(ppo_jax, "CHECKPOINTS", tmp_path)
-    agent = MCTSAgent(MCTSSettings(value="fitted"))
-    catalogue, complete = jax_game_for(GameOptions()), jax_game_for(GameOptions(build_action="complete"))
-    assert agent.calibration_for(catalogue) is agent.calibration
-    with pytest.raises(CalibrationError, match="ppo_jax_complete.calibration.json"):
-        agent.calibration_for(complete)
+    agent = MCTSAgent(MCTSSettings(value="fitted"))      # the default (complete) action's calibration
+    catalogue, complete = jax_game_for(GameOptions(build_action="catalogue")), jax_game_for(GameOptions())
+    assert agent.calibration_for(complete) is agent.calibration
     network = dict(width=4, hidden=8, stud_features=4)
-    ppo_jax.save_checkpoint(tmp_path / "ppo_jax_complete.msgpack", ppo_jax.init_params(complete, network), network,
-                            {"actions": complete.num_actions})
-    write(tmp_path / "ppo_jax_complete.calibration.json", checkpoint=checkpoint_hash(tmp_path / "ppo_jax_complete.msgpack"))
-    fitted = agent.calibration_for(complete)
+    ppo_jax.save_checkpoint(tmp_path / "ppo_jax.msgpack", ppo_jax.init_params(catalogue, network), network,
+                            {"actions": catalogue.num_actions})
+    with pytest.raises(CalibrationError, match="ppo_jax.calibration.json"):
+        agent.calibration_for(catalogue)
+    write(tmp_path / "ppo_jax.calibration.json", checkpoint=checkpoint_hash(tmp_path / "ppo_jax.msgpack"))
+    fitted = agent.calibration_for(catalogue)
     assert fitted.own_slope[2:] == (0.5, 0.5, 0.5) and fitted != agent.calibration
-    assert agent.calibration_for(catalogue) is agent.calibration
-    assert MCTSAgent(MCTSSettings(value="raw")).calibration_for(complete) == RAW
+    assert agent.calibration_for(complete) is agent.calibration
+    assert MCTSAgent(MCTSSettings(value="raw")).calibration_for(catalogue) == RAW

@@ -345,19 +345,21 @@ def compiled_searches():
     return [k for k in mcts._SEARCHES if k[2] == 1]
 
 
-def test_act_and_act_batch_agree_for_the_same_key(jg, params):
-    game = last_turn_position()
+def test_act_and_act_batch_agree_for_the_same_key():
+    game = last_turn_position()                 # a scenario of the catalogue's shapes: its own engine
+    engine = jax_game_for(game.options)
     mask = game.legal_mask()
     one = MCTSAgent(SETTINGS, seed=11)
     chosen = one.act(game, mask)
     assert mask[chosen]
     # The same game in a batch beside another one: its row 0 gets the key the act got.
-    state = jax_state_from_game(jg, game)
-    other = jax.tree_util.tree_map(lambda x: x[0], jg.batch_init(game_keys(np.arange(1)), params))
+    state = jax_state_from_game(engine, game)
+    other = jax.tree_util.tree_map(lambda x: x[0], engine.batch_init(game_keys(np.arange(1)),
+                                                                      engine.params(game.options)))
     states = jax.tree_util.tree_map(lambda a, b: jnp.stack([a, b]), state, other)
-    masks = np.stack([mask, np.asarray(jg.legal_action_mask(other))])
+    masks = np.stack([mask, np.asarray(engine.legal_action_mask(other))])
     batch_agent = MCTSAgent(SETTINGS, seed=11)
-    assert batch_agent.act_batch(jg, states, masks, one.key_for_act(0))[0] == chosen
+    assert batch_agent.act_batch(engine, states, masks, one.key_for_act(0))[0] == chosen
 
 
 def test_the_network_free_prior_is_greedy_and_its_value_finite(jg, params):
@@ -374,8 +376,9 @@ def test_the_network_free_prior_is_greedy_and_its_value_finite(jg, params):
 
 # ===================================================================== a tactical position
 def last_turn_position():
-    """The game's last turn (the end is triggered, seat 1 plays last). Seat 0 leads 6 to 1 with
-    the Monkey trophy (2) and a bonus card (4). Seat 1's best staircase by greedy's one-turn
+    """On the catalogue (the analysis below is of its shapes): the game's last turn (the end is
+    triggered, seat 1 plays last). Seat 0 leads 6 to 1 with the Monkey trophy (2) and a bonus
+    card (4). Seat 1's best staircase by greedy's one-turn
     value is the three arches from the dark stud (5, 7): 4 credits buy the dark card of 4
     bananas, 5 to 6, and seat 0 wins. The single arch from the gold stud (23, 20) brings only
     3 by that value (the Monkey trophy, and 2 credits buy a 1-banana card) but takes the trophy

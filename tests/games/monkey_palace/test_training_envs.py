@@ -56,7 +56,7 @@ def test_vec_env_seed_through_the_sb3_api_changes_the_deals():
 def test_gym_episode_rewards_sum_to_the_learners_score():
     env = MonkeyPalaceGymEnv(players=2, map=1, learner_seat=1)
     obs, info = env.reset(seed=3)
-    assert info["seat"] == 1 and obs["planes"].shape == (20, 32, 32)
+    assert info["seat"] == 1 and obs["planes"].shape == (22, 32, 32)      # the complete build action
     assert env.observation_space.contains(obs)
     rng = np.random.default_rng(0)
     total, done = 0.0, False
@@ -108,7 +108,7 @@ def test_vec_env_resets_games_and_returns_episode_scores(n):
     venv = MonkeyPalaceVecEnv(n, players=2, map=1, opponents=["random"], seed=1)
     assert venv._sizes == ([N] if n == N else [16, 40])
     obs = venv.reset()
-    assert obs["planes"].shape == (n, 20, 32, 32) and obs["vector"].shape[0] == n
+    assert obs["planes"].shape == (n, 22, 32, 32) and obs["vector"].shape[0] == n
     assert venv.observation_space.contains({k: v[0] for k, v in obs.items()})
     # Every game is at one of the learner's decisions.
     current = np.asarray(venv.states.current)
