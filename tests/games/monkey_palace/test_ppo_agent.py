@@ -19,7 +19,8 @@ from monkey_env.monkey_palace.options import GameOptions
 
 @pytest.fixture(scope="module")
 def jg():
-    return jax_game_for()
+    """The SB3 checkpoint's engine: it plays the catalogue build action."""
+    return jax_game_for(GameOptions(build_action="catalogue"))
 
 
 @pytest.mark.parametrize("players, map_id, seed, build_action",
@@ -55,7 +56,7 @@ def small_model():
 
     from monkey_env.monkey_palace.envs.gym_env import MonkeyPalaceGymEnv
 
-    return MaskablePPO("MultiInputPolicy", MonkeyPalaceGymEnv(players=2), seed=0, device="cpu",
+    return MaskablePPO("MultiInputPolicy", MonkeyPalaceGymEnv(players=2, build_action="catalogue"), seed=0, device="cpu",
                        policy_kwargs=policy_kwargs(8, 16, 32, (16,)))
 
 
@@ -68,7 +69,7 @@ def test_ppo_agent_single_game_and_batch_forms_agree(jg, small_model):
     assert np.asarray(masks)[np.arange(8), batch_actions].all()
     # The same first decision on the reference engine (same deal) gets the same action.
     one = jax.tree_util.tree_map(lambda x: x[0], states)
-    game = Game.new(2, 1, pile_orders=jg.pile_orders(one))
+    game = Game.new(2, 1, pile_orders=jg.pile_orders(one), build_action="catalogue")
     assert agent.act(game, game.legal_mask()) == int(batch_actions[0])
 
 
@@ -147,7 +148,7 @@ def test_the_sb3_checkpoint_plays_by_name(jg):
     assert DEFAULT_CHECKPOINT.stat().st_size < 5 * 2**20  # small enough for the repository
     agent = make_agent("ppo-sb3", 0)
     assert agent.version and len(agent.version) == 16
-    game = Game.new(2, 1, seed=4)
+    game = Game.new(2, 1, seed=4, build_action="catalogue")     # the SB3 checkpoint's action space
     rng = np.random.default_rng(4)
     for _ in range(20):  # the PPO seat's decisions are legal; the other seat plays at random
         mask = game.legal_mask()
@@ -175,7 +176,7 @@ def test_ppo_sb3_sample_draws_legal_actions_that_vary_and_repeat_with_the_seed()
     from monkey_env.agents.registry import make_agent
 
     # One position asked again and again (single-game form: it reuses the batch-1 compilation).
-    game = Game.new(2, 1, seed=4)
+    game = Game.new(2, 1, seed=4, build_action="catalogue")     # the SB3 checkpoint's action space
     mask = game.legal_mask()
 
     def draws(seed, name="ppo-sb3-sample", n=40):
