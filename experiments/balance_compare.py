@@ -2,7 +2,7 @@
 bonus cards a game (all seats) and the first-minus-last seat's win rate with its interval (the
 second report's), as a Markdown table.
 
-    python -m experiments.balance_compare reports/balance/figures.json reports/balance_complete/figures.json
+    python -m experiments.balance_compare reports/balance_catalogue/figures.json reports/balance/figures.json
 """
 
 from __future__ import annotations
