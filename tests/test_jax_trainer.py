@@ -17,10 +17,13 @@ from monkey_env.apps.train import load_config
 from monkey_env.core.config_loading import ConfigError
 from monkey_env.monkey_palace.agents.network import compact_inputs, planes_from_compact
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
+from monkey_env.monkey_palace.options import GameOptions
 
 TINY = dict(ppo=dict(num_envs=8, num_steps=6, num_minibatches=2, num_epochs=1),
             network=dict(width=4, hidden=8, stud_features=4),
-            games=dict(players=[2, 3], maps=["1", "2"]),
+            # the trainer's mechanics on the catalogue's smaller programs (the complete action's
+            # network and run: tests/games/monkey_palace/test_ppo_complete.py)
+            games=dict(players=[2, 3], maps=["1", "2"], options=dict(build_action="catalogue")),
             league=dict(snapshot_every=1, snapshots=2),
             eval=dict(games=2, every_decisions=40, max_decisions=400), checkpoint_every=1)
 
@@ -117,7 +120,7 @@ def _release_each_runs_programs():
 
 @pytest.fixture(scope="module")
 def jg():
-    return jax_game_for()
+    return jax_game_for(GameOptions(build_action="catalogue"))     # TINY's games
 
 
 def test_the_compact_inputs_rebuild_the_observations_planes(jg):
