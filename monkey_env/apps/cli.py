@@ -91,7 +91,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if len(names) != players:
         raise BadArgument("--agents", f"{players} players need 1 or {players} names, got {len(names)}: {args.agents}")
     from monkey_env.apps.cli_edges import check_agents, stopped
-    check_agents("--agents", list(dict.fromkeys(names)), spec.name)
+    check_agents("--agents", list(dict.fromkeys(names)), spec.name, options)
     from monkey_env.apps.results_table import play_games
 
     if args.games < 1:

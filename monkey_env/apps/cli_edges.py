@@ -93,13 +93,21 @@ def check_input_file(path: str | Path, flag: str) -> None:
         raise BadArgument(flag, f"{p}: no such file" if not p.exists() else f"{p} is not a file")
 
 
-def check_agents(flag: str, names: list[str], game: str) -> None:
-    """Every agent name of a flag can be made for this game (BadArgument names the flag)."""
+def check_agents(flag: str, names: list[str], game: str, options=None) -> None:
+    """Every agent name of a flag can be made for this game, and plays these options when given
+    (agents.base.check_plays); BadArgument names the flag."""
+    from monkey_env.agents.base import check_plays
     from monkey_env.agents.registry import make_agent
 
+    made = {}
     for n in names:
         try:
-            make_agent(n, 0, game=game)
+            made[n] = make_agent(n, 0, game=game)
+        except ValueError as e:
+            raise BadArgument(flag, str(e)) from None
+    if options is not None:
+        try:
+            check_plays(made, options)
         except ValueError as e:
             raise BadArgument(flag, str(e)) from None
 

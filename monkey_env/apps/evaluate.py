@@ -149,7 +149,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         raise ValueError(f"--games must be at least 1, got {args.games}")
     spec = chosen_game()
     options = game_options(args)   # validates --players, --map and --seed with the rest
-    check_agents("--agents", names, spec.name)
+    check_agents("--agents", names, spec.name, options)
     try:
         if spec.has("jax_engine") and jax_plays(options) and all(
                 plays_batched(make_agent(n, 0, game=spec.name), options) for n in names):

@@ -582,6 +582,11 @@ def ask_setup(args, out, inp) -> tuple[Game, int, list[str]]:
     from monkey_env.apps.cli import game_options
     game = Game.from_options(game_options(args, players=int(players), map=str(game_map), butterfly=bool(butterfly),
                                           frog=bool(frog)))
+    from monkey_env.agents.base import check_plays
+    try:
+        check_plays({n: make_agent(n, 0) for n in opponents}, game.options)   # e.g. ppo-sb3 on the complete action
+    except ValueError as e:
+        raise Retry(str(e)) from None
     return game, int(seat) - 1, opponents
 
 

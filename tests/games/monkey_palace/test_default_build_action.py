@@ -88,3 +88,20 @@ def test_tournaments_record_the_build_action_and_old_ones_read_as_the_catalogue(
     assert build_action_of({"options": plan.spec["options"]}) == "complete"
     with pytest.raises(ValueError, match="ppo-sb3: its checkpoint was trained for 2438 actions"):
         plan_tournament(["ppo-sb3", "greedy"], 2, "1", {}, games=2, seed=0)
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "--agents", "ppo-sb3,random", "--games", "1"],
+    ["evaluate", "--agents", "ppo-sb3,random", "--games", "2"],
+    ["play", "--yes", "--opponents", "ppo-sb3", "--png", ""]])
+def test_every_command_refuses_the_sb3_checkpoint_on_the_complete_action_in_one_line(command, capsys):
+    from monkey_env.apps.cli import main
+
+    try:
+        rc = main(command)
+    except SystemExit as e:                  # argparse-style refusals exit 2
+        rc = e.code
+    assert rc == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "ppo-sb3: its checkpoint was trained for 2438 actions" in err[0], err
+    assert "--build-action catalogue" in err[0]
