@@ -2,7 +2,7 @@
 
 Shows the single-agent Gymnasium interface: ``gymnasium.make("MonkeyPalace-v0")`` (registered
 by ``import monkey_env``), one learning seat against random opponents, observation
-``Dict(planes (20, 32, 32), vector)``. The legal actions come from the env's ``action_masks()``,
+``Dict(planes (22, 32, 32), vector)``. The legal actions come from the env's ``action_masks()``,
 reached through Gymnasium 1.x's wrappers with ``env.get_wrapper_attr("action_masks")``;
 illegal actions get -inf logits. Everything (config, network, rollout, GAE, clipped loss) is
 in this file, as in CleanRL.
@@ -71,9 +71,9 @@ def parse_config(argv=None) -> Config:
 
 
 class Agent(nn.Module):
-    def __init__(self, vector_size: int, num_actions: int):
+    def __init__(self, planes: int, vector_size: int, num_actions: int):
         super().__init__()
-        self.conv = nn.Sequential(nn.Conv2d(20, 16, 4, stride=4), nn.ReLU(), nn.Conv2d(16, 16, 2, stride=2), nn.ReLU(),
+        self.conv = nn.Sequential(nn.Conv2d(planes, 16, 4, stride=4), nn.ReLU(), nn.Conv2d(16, 16, 2, stride=2), nn.ReLU(),
                                   nn.Flatten())
         self.body = nn.Sequential(nn.Linear(16 * 4 * 4 + vector_size, 256), nn.ReLU())
         self.actor, self.critic = nn.Linear(256, num_actions), nn.Linear(256, 1)
@@ -95,7 +95,7 @@ def main(argv=None) -> int:
     env = gymnasium.make("MonkeyPalace-v0", players=cfg.players, map=1)
     action_masks = env.get_wrapper_attr("action_masks")      # Gymnasium 1.x: not env.action_masks
     obs_space = env.observation_space
-    agent = Agent(obs_space["vector"].shape[0], env.action_space.n)
+    agent = Agent(obs_space["planes"].shape[0], obs_space["vector"].shape[0], env.action_space.n)
     opt = torch.optim.Adam(agent.parameters(), lr=cfg.learning_rate, eps=1e-5)
 
     T = cfg.steps

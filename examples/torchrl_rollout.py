@@ -41,9 +41,9 @@ class SeededDeals(BaseWrapper):
 class Net(nn.Module):
     """Planes through one strided conv, with the vector, into a small MLP: logits and a value."""
 
-    def __init__(self, vector_size: int, num_actions: int):
+    def __init__(self, planes: int, vector_size: int, num_actions: int):
         super().__init__()
-        self.conv = nn.Sequential(nn.Conv2d(20, 8, kernel_size=4, stride=4), nn.ReLU(), nn.Flatten(-3))
+        self.conv = nn.Sequential(nn.Conv2d(planes, 8, kernel_size=4, stride=4), nn.ReLU(), nn.Flatten(-3))
         self.body = nn.Sequential(nn.Linear(8 * 8 * 8 + vector_size, 128), nn.ReLU())
         self.pi, self.v = nn.Linear(128, num_actions), nn.Linear(128, 1)
 
@@ -98,7 +98,8 @@ def main(argv=None) -> int:
         return 1
 
     spec = env.full_observation_spec[groups[0]]
-    net = Net(spec[OBS + ("vector",)].shape[-1], env.full_action_spec[groups[0], "action"].space.n)
+    net = Net(spec[OBS + ("planes",)].shape[-3], spec[OBS + ("vector",)].shape[-1],
+              env.full_action_spec[groups[0], "action"].space.n)
     opt = torch.optim.Adam(net.parameters(), lr=3e-4)
     td = env.reset()
     for it in range(1, args.iterations + 1):

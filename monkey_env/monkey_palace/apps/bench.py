@@ -167,9 +167,10 @@ def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20,
     from monkey_env.monkey_palace.jaxgame import JaxGame
     from monkey_env.monkey_palace.options import GameOptions
 
-    reference = bench_reference(reference_games, players, seed)
+    # "reference"/"jax": the catalogue; "*_complete": the complete action (the default)
+    reference = bench_reference(reference_games, players, seed, build_action="catalogue")
     reference_complete = bench_reference(reference_games, players, seed, build_action="complete")
-    jg = JaxGame()
+    jg = JaxGame(GameOptions(build_action="catalogue"))
     compile_s = compile_seconds(jg, 64)
     rows = [bench_jax(jg, b, players, seed, max_seconds) for b in batches]
     # The complete build action on the JAX engine: whole games per second are the fair figure
@@ -311,7 +312,7 @@ def run_command(args: argparse.Namespace) -> int:
             print(f"VecEnv over the AEC loop at 256 games: {report['vec_env_speedup_vs_aec_at_256']:.1f}x")
         return 0
     if args.reference_only:
-        report = {"reference": bench_reference(args.games, args.players, args.seed),
+        report = {"reference": bench_reference(args.games, args.players, args.seed, build_action="catalogue"),
                   "reference_complete": bench_reference(args.games, args.players, args.seed, build_action="complete")}
     else:
         batches = tuple(int(b) for b in args.batches.split(","))

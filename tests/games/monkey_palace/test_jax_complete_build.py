@@ -43,8 +43,10 @@ def test_each_build_action_has_its_own_engine_and_options_of_the_other_are_refus
     """The environments play the complete action on its own JaxGame (the build action sets the
     action space), and a JaxGame refuses options that build the other way."""
     complete = jax_game_for(GameOptions(build_action="complete"))
-    catalogue = jax_game_for(GameOptions())
+    catalogue = jax_game_for(GameOptions(build_action="catalogue"))
     assert complete.build_action == "complete" and catalogue.build_action == "catalogue"
     assert complete.num_actions != catalogue.num_actions
     with pytest.raises(ValueError, match="build with 'catalogue'"):
-        complete.params(GameOptions())
+        complete.params(GameOptions(build_action="catalogue"))
+    with pytest.raises(ValueError, match="build with 'complete'"):
+        catalogue.params(GameOptions())

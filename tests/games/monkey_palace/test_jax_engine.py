@@ -12,6 +12,7 @@ from monkey_env import Game
 from monkey_env.monkey_palace.jaxgame import JaxGame
 from monkey_env.monkey_palace.jaxgame.env import jax_game_for
 from monkey_env.monkey_palace.jaxgame.parity import differences, host_batch, jax_view, reference_view
+from monkey_env.monkey_palace.options import GameOptions
 
 BATCH = 60
 
@@ -118,7 +119,7 @@ def test_golden_record_replays_to_the_stored_state(jg):
     to the stored state on both engines."""
     golden = json.loads((Path(__file__).parent / "data" / "golden_game.json").read_text())
     st = golden["settings"]
-    game = Game.new(pile_orders=golden["pile_orders"], **st)
+    game = Game.new(pile_orders=golden["pile_orders"], build_action="catalogue", **st)   # recorded then
     for a in golden["actions"]:
         game.apply(a)
     assert game.game_over
@@ -126,6 +127,7 @@ def test_golden_record_replays_to_the_stored_state(jg):
     ref = reference_view(game)
     assert differences({k: ref[k] for k in stored}, stored) == []
     # The JAX engine: the same deal in every lane of a batch, the same actions.
+    jg = jax_game_for(GameOptions(build_action="catalogue"))
     keys = jnp.stack([jax.random.PRNGKey(golden["jax_seed"])] * BATCH)
     s = jg.batch_init(keys, batch_params(jg, [st] * BATCH))
     assert jg.pile_orders(jax.tree_util.tree_map(lambda x: x[0], s)) == golden["pile_orders"]
@@ -145,7 +147,7 @@ def test_observation_is_public_and_seat_relative(jg):
     one = jax.tree_util.tree_map(lambda x: x[0], s)
     obs = [jg.observe(one, p) for p in range(3)]
     for o in obs:
-        assert o["planes"].shape == (20, 32, 32) and o["planes"].dtype == jnp.float32
+        assert o["planes"].shape == (22, 32, 32) and o["planes"].dtype == jnp.float32   # the complete action
         assert o["vector"].dtype == jnp.float32 and bool(jnp.isfinite(o["vector"]).all())
     # The palace is the same for everyone; the vector is written from each seat's point of view.
     assert np.array_equal(np.asarray(obs[0]["planes"][:17]), np.asarray(obs[1]["planes"][:17]))
@@ -164,4 +166,5 @@ def test_observation_sizes_are_the_documented_constants(jg):
 
     state = jax.eval_shape(jg.init, jax.random.PRNGKey(0))
     out = jax.eval_shape(jg.observe, state, 0)
-    assert out["planes"].shape == (N_PLANES, 32, 32) and out["vector"].shape == (VECTOR_SIZE,)
+    # the catalogue's; the complete action (the default) adds its staircase in progress
+    assert out["planes"].shape == (N_PLANES + 2, 32, 32) and out["vector"].shape == (VECTOR_SIZE + 9,)

@@ -80,7 +80,8 @@ def generic_answer(q: str, state: dict) -> str:
 
 def test_a_whole_game_in_the_terminal_with_mistakes_save_and_resume(tmp_path):
     save, png = tmp_path / "game.json", tmp_path / "palace.png"
-    t = Terminal("--save", str(save), "--png", str(png), "--seed", "5", columns=64)
+    t = Terminal("--save", str(save), "--png", str(png), "--seed", "5", "--build-action", "catalogue",
+                 columns=64)   # the catalogue's whole shapes (arch by arch: the tests below)
     # Set-up, with a map that does not exist and an unknown bot.
     assert "Map: 1" in t.question()
     t.answer("9")
@@ -156,14 +157,14 @@ def test_a_whole_game_in_the_terminal_with_mistakes_save_and_resume(tmp_path):
 
 
 # ------------------------------------------------------------------------------------ in process
-def _session(answers: str, seed: int = 5):
+def _session(answers: str, seed: int = 5, build_action: str = "complete"):
     import io
 
     from monkey_env.monkey_palace.apps.play import Session
     from monkey_env.monkey_palace.engine import Game
     from monkey_env.monkey_palace.options import GameOptions
 
-    game = Game.from_options(GameOptions(players=2, seed=seed))
+    game = Game.from_options(GameOptions(players=2, seed=seed, build_action=build_action))
     out = io.StringIO()
     return Session(game, 0, ["random"], Path("unused.json"), out, io.StringIO(answers)), out
 
@@ -173,7 +174,7 @@ def test_shapes_that_differ_in_bricks_say_where_the_bricks_go(monkeypatch):
     and raised by a brick on each of arch 2's legs. The choice says which cells, in building
     order; 'preview 2' draws it on the palace; the staircase chosen is the one built."""
     monkeypatch.setenv("COLUMNS", "100")
-    session, out = _session("8\npreview 2\n2\n")
+    session, out = _session("8\npreview 2\n2\n", build_action="catalogue")   # whole shapes
     session.staircase()
     text = out.getvalue()
     one, two = text.split("  1) ")[2].split("  2) ")[0], text.split("  2) ")[2].split("  3) ")[0]
