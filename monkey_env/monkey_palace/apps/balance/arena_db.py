@@ -27,7 +27,7 @@ import numpy as np
 from monkey_env.core.options import as_recorded
 from monkey_env.monkey_palace.apps.balance.collect import Cell, Dataset, Records
 from monkey_env.monkey_palace.apps.play_games import END_KIND_NAMES
-from monkey_env.monkey_palace.options import GameOptions
+from monkey_env.monkey_palace.options import DEFAULT_BUILD_ACTION, GameOptions
 
 READING_DEFAULTS = {"monkey_move": "optional", "butterfly_rule": "highest_overall", "end_trigger": "shortfall"}
 
@@ -96,7 +96,7 @@ def dataset_from_db(path, build_action: str | None = None) -> Dataset:
         if len(actions) > 1:
             found = ", ".join(f"{n} games of the {a} build action" for a, n in sorted(actions.items()))
             raise ValueError(f"{path}: holds {found}; a report reads one (--build-action)")
-        build_action = next(iter(actions), GameOptions.model_fields["build_action"].default)
+        build_action = next(iter(actions), DEFAULT_BUILD_ACTION)
     by_cell: dict[Cell, list[dict]] = defaultdict(list)
     left_out = 0
     for g in games:
