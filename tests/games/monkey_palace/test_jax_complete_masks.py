@@ -50,6 +50,28 @@ def test_the_caps_bound_what_a_ground_landing_can_afford():
     assert [int(cm.arches_affordable(u)) for u in (0, 1, 3, 6, 10, 15)] == [2, 3, 4, 5, 6, 7]
 
 
+@pytest.mark.parametrize("caps", [cm.Caps(), cm.Caps(10, max_columns=0), cm.Caps(max_units=16, max_columns=None)],
+                         ids=["caps", "small", "all-columns"])
+def test_the_attaching_costs_are_the_cheapest_stacks_of_one_attaching_arch(caps):
+    """The table the masks read, against the arithmetic in plain loops: an arch at any level from
+    its least one up (not only the three the table tries), stacks paid with columns first, and
+    beyond the table's last row (need_cap) nothing fits."""
+    costs = cm.attaching_costs(caps)
+    top = cm.need_cap(caps)
+    for row, level in enumerate(range(-1, caps.levels - 1)):
+        for columns in range(caps.columns):
+            for need in range(0, top + 6):
+                for under in range(0, need + 1):
+                    best = caps.big
+                    for arch in range(max(level + 1, need), max(level + 1, need) + 12):
+                        rise, support = arch - level - 1, arch - under
+                        slots = rise // 3 + support // 3
+                        best = min(best, rise + support - 3 * min(slots, columns))
+                    want = caps.big if under == 0 else min(best, caps.big)
+                    got = caps.big if need > top else int(costs[row, columns, need, under])
+                    assert got == want, (level, columns, need, under)
+
+
 def test_the_lattice_classes_round_trip():
     plane = jnp.arange(32 * 32, dtype=jnp.int32).reshape(32, 32)
     classes = cm.to_classes(plane, -1)
