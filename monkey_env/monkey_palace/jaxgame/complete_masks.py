@@ -145,13 +145,41 @@ def edge_planes(height, clearance, rest_ok):
     return need, under, ok
 
 
+# The tables hold each class grid with a border of one point (PADDED x PADDED), flattened: the
+# grid is then the last axis, long and contiguous, which XLA's CPU loops vectorise (a trailing
+# 11 x 11 did not: the tables ran 1.3 to 2.3 times slower), and an arch's landing point is one
+# offset along it. The border holds no element and no knob (ok is False there), so it stays
+# ``big``; an offset from a border point may reach into the next grid, but that value is never
+# read (the border's own values are masked).
+PADDED = GRID + 2
+
+
+def to_flat(grids, fill):
+    """(..., 11, 11) -> (..., 169) per class grid, a border of ``fill`` around it; then the classes
+    flattened too: (4, 9, 11, 11) -> (4, 1521)."""
+    pad = [(0, 0)] * (grids.ndim - 2) + [(1, 1), (1, 1)]
+    flat = jnp.pad(grids, pad, constant_values=fill).reshape(grids.shape[:-2] + (PADDED * PADDED,))
+    return flat.reshape(flat.shape[0], -1) if flat.ndim > 2 else flat
+
+
+def from_flat(flat, classes: int):
+    """The inverse of to_flat on a table's last axis: (..., classes x 169) -> (..., classes, 11, 11)."""
+    grids = flat.reshape(flat.shape[:-1] + (classes, PADDED, PADDED))
+    return grids[..., 1:-1, 1:-1]
+
+
+def flat_point(i, j):
+    """The flat index of lattice point (i, j) of a one-class table; -1 and 11 are the border."""
+    return (j + 1) * PADDED + i + 1
+
+
 def _landing(table, h):
-    """table[..., j + dy, i + dx] (big off the grid): the value at the point an arch heading h reaches."""
+    """table[..., p + offset] (big past the ends): the value at the point an arch heading h reaches."""
     sx, sy = heading_step(h)
-    pad = [(0, 0)] * (table.ndim - 2) + [(1, 1), (1, 1)]
-    p = jnp.pad(table, pad, constant_values=jnp.iinfo(table.dtype).max)
-    g = table.shape[-1]
-    return p[..., 1 + sy: 1 + sy + g, 1 + sx: 1 + sx + g]
+    offset, margin = sy * PADDED + sx, PADDED + 1
+    p = jnp.pad(table, [(0, 0)] * (table.ndim - 1) + [(margin, margin)], constant_values=jnp.iinfo(table.dtype).max)
+    n = table.shape[-1]
+    return p[..., margin + offset: margin + offset + n]
 
 
 # ------------------------------------------------------------------ the table
@@ -256,14 +284,18 @@ def _grounded_arches(arrive, ground_ok, caps: Caps):
 
 
 def extension_table(need, under, ok, arches, caps: Caps, obstacles=None, units=None):
-    """V (5, levels, columns, *grid) int8: the fewest bricks of an attaching extension of at most
+    """V (5, levels, columns, P) int8: the fewest bricks of an attaching extension of at most
     ``arches`` arches from a cursor at each point, reached heading 0-3 (index 4: no heading yet,
-    the anchor), at each level with each count of columns left (``caps.big``: none fits).
-    ``need``/``under``/``ok``: (4, *grid) per first heading; ``obstacles`` (*grid) bool: points
-    no arch may land on (the prefix's, by loop erasure); ``units``: the most units the player can
-    spend (the iterations stop at the arches they afford; entries for more are then not exact)."""
+    the anchor), at each level with each count of columns left (``caps.big``: none fits); the
+    points in to_flat's layout (P = classes x 169: from_flat and flat_point read it).
+    ``need``/``under``/``ok``: (4, [classes,] 11, 11) per first heading; ``obstacles`` ([classes,]
+    11, 11) bool: points no arch may land on (the prefix's, by loop erasure); ``units``: the most
+    units the player can spend (the iterations stop at the arches they afford; entries for more
+    are then not exact)."""
+    need, under, ok = to_flat(need, _OFF), to_flat(under, _OFF), to_flat(ok, False)
     if obstacles is not None:   # the far leg's point, one step on from the near leg's
-        ok = ok & ~jnp.stack([_landing(obstacles.astype(jnp.int8), h) != 0 for h in range(4)])
+        blocked = to_flat(obstacles, False).reshape(-1).astype(jnp.int8)
+        ok = ok & ~jnp.stack([_landing(blocked, h) != 0 for h in range(4)])
     L, C, big = caps.levels, caps.columns, caps.big
     grid = need.shape[1:]
     # The same every arch: landing on an element, and where a ground landing may stand.
@@ -272,9 +304,11 @@ def extension_table(need, under, ok, arches, caps: Caps, obstacles=None, units=N
     ground_ok = (ok & (under == 0))[:, None, None] & (need[:, None, None] <= lev) & (lev <= caps.top_level)
 
     def by_arrival(g):
-        """From per-first-heading values to per-arrival heading: no reversal (rule H)."""
-        ins = [jnp.minimum(jnp.minimum(g[h], g[(h + 1) % 4]), g[(h + 3) % 4]) for h in range(4)]
-        return jnp.stack(ins + [g.min(0)])
+        """From per-first-heading values to per-arrival heading h: any first heading but h + 2,
+        the reversal (rule H). Rotations of the heading axis, not a stack of slices: under vmap a
+        stack costs a transpose."""
+        turned = jnp.minimum(jnp.concatenate([g[1:], g[:1]]), jnp.concatenate([g[3:], g[:3]]))
+        return jnp.concatenate([jnp.minimum(g, turned), g.min(0, keepdims=True)])
 
     def more(carry):
         i, v, _ = carry
@@ -300,8 +334,9 @@ def anchor_mask(height, clearance, rest_ok, anchor_ok, supply, caps: Caps):
     v = extension_table(cls(need, _OFF), cls(under, _OFF), cls(ok, False), arches, caps,
                         units=bricks + caps.column_units * columns)
     c = jnp.minimum(columns, caps.columns - 1)
-    fewest = from_classes(v[4, 0, c])
-    return anchor_ok & (fewest <= bricks) & (arches > 0)
+    fewest = from_classes(from_flat(v[4, 0, c], SPAN * SPAN))
+    # big is "none fits", not a price: a player past the caps may hold that many bricks.
+    return anchor_ok & (fewest < caps.big) & (fewest <= bricks) & (arches > 0)
 
 
 def _class_of(planes, k):
@@ -349,8 +384,8 @@ def next_step_mask(height, clearance, rest_ok, supply, prefix, n_rises: int, cap
         c_left = jnp.maximum(columns - slots, 0)
         b_left = bricks - remainder - cu * jnp.maximum(slots - columns, 0)
         row = jnp.clip(lv + 1, 0, caps.levels - 1)
-        later = table[h, row, jnp.clip(c_left, 0, caps.columns - 1), y // SPAN + sy, x // SPAN + sx]
-        grounded = (lv <= caps.top_level) & (later.astype(jnp.int32) <= b_left)
+        later = table[h, row, jnp.clip(c_left, 0, caps.columns - 1), flat_point(x // SPAN + sx, y // SPAN + sy)]
+        grounded = (lv <= caps.top_level) & (later < caps.big) & (later.astype(jnp.int32) <= b_left)
         steps.append(legal & (prefix["attached"] | (far_h > 0) | grounded))
     finish = (prefix["arches"] > 0) & prefix["attached"]
     return jnp.stack(steps), finish

@@ -198,3 +198,36 @@ def test_the_masks_are_the_engine_s_at_every_build_decision(players, map_id):
             decisions += 1
         game.apply(int(rng.choice(game.legal_actions())))
     assert decisions > 20 and in_small_tiers > 10
+
+
+_next_default = jax.jit(lambda h, c, r, a, s, p: cm.next_step_mask(h, c, r, s, p, N_RISES, cm.Caps()))   # the engine's
+PAST_THE_CAPS = [(3, 17, 0), (3, 20, 0), (5, 25, 2), (2, 18, 3), (7, 14, 4)]
+
+
+@pytest.mark.parametrize("index", [0, 5, 11], ids=[POSITIONS[i][2] for i in (0, 5, 11)])
+def test_past_the_caps_the_masks_only_drop_staircases_and_never_dead_end(index):
+    """A player holding more than the default caps (17 bricks and more, 4 columns): the engine's
+    masks are then not exact, but whatever they allow is legal (a subset of BuildSearch's) and
+    every walk they guide ends in a staircase that may finish. (The bricks were once compared
+    with the tables' "none fits" value, 17, as if it were a price: every anchor was allowed.)"""
+    palace, _, _ = POSITIONS[index]
+    rng = np.random.default_rng(index)
+    for supply in PAST_THE_CAPS:
+        assert cm.beyond_cap(np.asarray(supply), cm.Caps())
+        search = BuildSearch(palace, *supply)
+        allowed = np.asarray(_anchor_mask_default(*_planes(search), jnp.asarray(supply, jnp.int32)))
+        legal = search.legal_anchors()
+        assert not (allowed & ~legal).any(), f"supply {supply}: anchors without a staircase allowed"
+        assert allowed.any() == legal.any()
+        anchors = [(int(x), int(y)) for y, x in zip(*np.nonzero(allowed))]
+        for _ in range(3 if anchors else 0):
+            p = search.start(anchors[rng.integers(len(anchors))])
+            while True:
+                steps, finish = _next_default(*_planes(search), jnp.asarray(supply, jnp.int32), prefix_fields(p))
+                offered = [tuple(map(int, hr)) for hr in np.argwhere(np.asarray(steps))]
+                assert set(offered) <= set(search.next_steps(p)), f"supply {supply}, steps {p.steps}"
+                assert not bool(finish) or search.can_finish(p)
+                assert offered or bool(finish), f"supply {supply}: a dead end after {p.steps}"
+                if bool(finish) and (not offered or rng.random() < 0.25):
+                    break
+                p = search.extend(p, *offered[rng.integers(len(offered))])
