@@ -106,6 +106,7 @@ def plot_validation(validation: dict, out: Path) -> Path:
     colours = ["grey", "tab:green", "tab:orange", "tab:purple"]
     for ax, (agent, p) in zip(axes[0], groups):
         width = 0.8 / len(labels)
+        top = 100 / p * 1.6
         for j, label in enumerate(labels):
             row = next(r for r in validation[label]["seats"] if (r["agent"], r["players"]) == (agent, p))
             v = np.asarray([100 * w["value"] for w in row["win"]])
@@ -113,9 +114,10 @@ def plot_validation(validation: dict, out: Path) -> Path:
             hi = np.asarray([100 * w["hi"] for w in row["win"]]) - v
             x = np.arange(p) + (j - (len(labels) - 1) / 2) * width
             ax.bar(x, v, width, yerr=[lo, hi], color=colours[j % len(colours)], label=label, capsize=2)
+            top = max(top, float((v + hi).max()) * 1.1)     # never clip a bar or its interval
         ax.axhline(100 / p, color="black", ls="--", lw=1)
         ax.set_xticks(range(p), [f"seat {s + 1}" for s in range(p)])
-        ax.set_ylim(0, 100 / p * 1.6)
+        ax.set_ylim(0, top)
         ax.set_title(f"{agent}, {p} players")
         ax.set_ylabel("win rate % (95% CI)")
     axes[0][0].legend(fontsize=8)
