@@ -155,11 +155,10 @@ PADDED = GRID + 2
 
 
 def to_flat(grids, fill):
-    """(..., 11, 11) -> (..., 169) per class grid, a border of ``fill`` around it; then the classes
-    flattened too: (4, 9, 11, 11) -> (4, 1521)."""
+    """(n, [classes,] 11, 11) -> (n, P): each class grid with a border of ``fill`` around it, the
+    classes after one another (P = classes x 169): (4, 9, 11, 11) -> (4, 1521)."""
     pad = [(0, 0)] * (grids.ndim - 2) + [(1, 1), (1, 1)]
-    flat = jnp.pad(grids, pad, constant_values=fill).reshape(grids.shape[:-2] + (PADDED * PADDED,))
-    return flat.reshape(flat.shape[0], -1) if flat.ndim > 2 else flat
+    return jnp.pad(grids, pad, constant_values=fill).reshape(grids.shape[0], -1)
 
 
 def from_flat(flat, classes: int):
@@ -183,6 +182,13 @@ def _landing(table, h):
 
 
 # ------------------------------------------------------------------ the table
+def _fits(fewest, bricks, caps: Caps):
+    """A table's fewest bricks can be paid with ``bricks``. ``caps.big`` means "none fits", not a
+    price: a player past the caps may hold that many bricks (once read as a price, every anchor
+    was offered to such a player)."""
+    return (fewest < caps.big) & (fewest.astype(jnp.int32) <= bricks)
+
+
 def _shift_columns(plane, s: int):
     """plane[max(c - s, 0)] for every c: the columns left after stacks that hold s more slots."""
     if s == 0:
@@ -294,7 +300,7 @@ def extension_table(need, under, ok, arches, caps: Caps, obstacles=None, units=N
     are then not exact)."""
     need, under, ok = to_flat(need, _OFF), to_flat(under, _OFF), to_flat(ok, False)
     if obstacles is not None:   # the far leg's point, one step on from the near leg's
-        blocked = to_flat(obstacles, False).reshape(-1).astype(jnp.int8)
+        blocked = to_flat(obstacles[None], False)[0].astype(jnp.int8)
         ok = ok & ~jnp.stack([_landing(blocked, h) != 0 for h in range(4)])
     L, C, big = caps.levels, caps.columns, caps.big
     grid = need.shape[1:]
@@ -335,8 +341,7 @@ def anchor_mask(height, clearance, rest_ok, anchor_ok, supply, caps: Caps):
                         units=bricks + caps.column_units * columns)
     c = jnp.minimum(columns, caps.columns - 1)
     fewest = from_classes(from_flat(v[4, 0, c], SPAN * SPAN))
-    # big is "none fits", not a price: a player past the caps may hold that many bricks.
-    return anchor_ok & (fewest < caps.big) & (fewest <= bricks) & (arches > 0)
+    return anchor_ok & _fits(fewest, bricks, caps) & (arches > 0)
 
 
 def _class_of(planes, k):
@@ -385,7 +390,7 @@ def next_step_mask(height, clearance, rest_ok, supply, prefix, n_rises: int, cap
         b_left = bricks - remainder - cu * jnp.maximum(slots - columns, 0)
         row = jnp.clip(lv + 1, 0, caps.levels - 1)
         later = table[h, row, jnp.clip(c_left, 0, caps.columns - 1), flat_point(x // SPAN + sx, y // SPAN + sy)]
-        grounded = (lv <= caps.top_level) & (later < caps.big) & (later.astype(jnp.int32) <= b_left)
+        grounded = (lv <= caps.top_level) & _fits(later, b_left, caps)
         steps.append(legal & (prefix["attached"] | (far_h > 0) | grounded))
     finish = (prefix["arches"] > 0) & prefix["attached"]
     return jnp.stack(steps), finish
