@@ -12,7 +12,7 @@ from scenario import begin_turn, build, pile, put_on_top, scenario_game, shape
 
 from monkey_env import Game, Phase
 from monkey_env.agents.registry import make_agent
-from monkey_env.monkey_palace.agents.greedy import GreedyAgent, staircase_value
+from monkey_env.monkey_palace.agents.greedy import GreedyAgent, action_scores, batch_scores, staircase_value
 from monkey_env.monkey_palace.apps.play_games import play_batch
 from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.monkey_palace.jaxgame import JaxGame
@@ -180,10 +180,12 @@ def jg():
     return JaxGame()
 
 
-def lockstep(jg: JaxGame, first: int, batch: int, seed: int) -> int:
+def lockstep(jg: JaxGame, first: int, batch: int, seed: int, build_scores: bool = False) -> int:
     """Play `batch` games on both engines with the same deal (settings cycled over maps, player
     counts and options): the first seat plays greedy, the others random. At every decision of every
-    seat the greedy choice of both engines must be the same. Returns the decisions compared."""
+    seat the greedy choice of both engines must be the same; with ``build_scores``, also greedy's
+    score of every legal action at every anchor and build decision (the PPO's inputs and the
+    search's prior read them all, not only the best). Returns the decisions compared."""
     settings = [game_settings(first + i) for i in range(batch)]
     params = jax.tree_util.tree_map(lambda *xs: jax.numpy.stack(xs), *[jg.params(**st) for st in settings])
     states = jg.batch_init(jax.random.split(jax.random.PRNGKey(seed), batch), params)
@@ -195,7 +197,11 @@ def lockstep(jg: JaxGame, first: int, batch: int, seed: int) -> int:
     compared = 0
     while not all(g.game_over for g in games):
         masks = jg.batch_legal_mask(states)
-        chosen = np.asarray(GREEDY.act_batch(jg, states, masks, jax.random.PRNGKey(0)))
+        if build_scores:
+            scores = np.asarray(batch_scores(jg)(states, masks))
+            chosen = np.argmax(np.where(masks, scores, np.iinfo(np.int32).min), -1)
+        else:
+            chosen = np.asarray(GREEDY.act_batch(jg, states, masks, jax.random.PRNGKey(0)))
         masks = np.asarray(masks)
         actions = np.zeros(batch, np.int32)
         for i, g in enumerate(games):
@@ -204,6 +210,9 @@ def lockstep(jg: JaxGame, first: int, batch: int, seed: int) -> int:
             mask = g.legal_mask()
             assert np.array_equal(mask, masks[i]), f"game {first + i}: the engines disagree on the legal actions"
             ref = GREEDY.act(g, mask)
+            if build_scores and g.phase in (Phase.ANCHOR, Phase.SHAPE):
+                assert np.array_equal(scores[i][mask], action_scores(g)[mask]), \
+                    f"game {first + i}, decision {len(g.history)} ({g.phase.name}): greedy's scores differ"
             assert chosen[i] == ref, (f"game {first + i} {settings[i]}, decision {len(g.history)} "
                                       f"(phase {g.phase.name}): reference {ref}, JAX {chosen[i]}")
             actions[i] = ref if g.current == 0 else rng.choice(np.flatnonzero(mask))
@@ -224,12 +233,14 @@ def test_the_jax_greedy_makes_the_reference_choice_at_every_decision(jg):
 
 def test_the_jax_greedy_makes_the_reference_choice_on_the_complete_action():
     """The complete build action: the batched greedy walks every legal staircase
-    (agents/complete_values.py) and must take the reference's anchor, arches and finish, and so
-    the same staircase, at every decision (settings cycled over maps, player counts, options)."""
+    (agents/complete_values.py) and must value every legal anchor and arch step as the reference
+    does (its pruning by a bound must never change a value), and so take the same anchor, arches
+    and finish, at every decision (settings cycled over maps, player counts, options)."""
     games = int(os.environ.get("GREEDY_LOCKSTEP_GAMES", COMPLETE_BATCH))
     complete = JaxGame(GameOptions(build_action="complete"))
     for first in range(0, games, COMPLETE_BATCH):
-        assert lockstep(complete, first=100 + first, batch=COMPLETE_BATCH, seed=7 + first) > COMPLETE_BATCH * 50
+        assert lockstep(complete, first=100 + first, batch=COMPLETE_BATCH, seed=7 + first,
+                        build_scores=True) > COMPLETE_BATCH * 50
 
 
 COMPLETE_BATCH = 8
