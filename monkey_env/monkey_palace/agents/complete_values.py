@@ -24,8 +24,8 @@ the path's points.
 At an anchor decision only each anchor's best value is asked, so the walk is a branch and
 bound: a child is not visited when no staircase through it can beat the anchor's best so far
 (``value_bound``, from the units and arches left). Exact, since only subtrees whose every
-staircase is worth at most that best are skipped; it visits about 30% fewer prefixes on
-random-play positions, about half as many on greedy's own (docs/ENVIRONMENTS.md).
+staircase is worth at most that best are skipped; it visits about 30% fewer prefixes, on
+random-play positions and on greedy's own alike (docs/ENVIRONMENTS.md).
 """
 
 from __future__ import annotations
