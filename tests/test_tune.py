@@ -413,6 +413,36 @@ def test_a_game_without_a_tune_space_is_refused_by_name(tmp_path, capsys):
         assert not (tmp_path / name).exists()
 
 
+def test_the_game_options_given_play_every_game_of_the_tune(tmp_path, monkeypatch):
+    """``tune --build-action catalogue --butterfly``: the options that differ from the defaults are
+    the study's settings (so a resumed study must match them) and reach the engine and its params."""
+    import json
+
+    from monkey_env.apps import cli
+    from monkey_env.apps.tune import run
+    from monkey_env.monkey_palace.jaxgame.rules import OPT_BUTTERFLY
+
+    seen = []
+
+    def fake_run_tune(settings, out, **kw):
+        seen.append(settings)
+        return {"headline": ["fake"], "configs": str(tmp_path / "configs")}
+
+    monkeypatch.setattr(run, "run_tune", fake_run_tune)
+    args = ["tune", "--trials", "1", "--players", "2", "--maps", "1", "--out", str(tmp_path / "out"), "--quiet"]
+    assert cli.main(args + ["--build-action", "catalogue", "--butterfly"]) == 0
+    assert cli.main(args) == 0
+    given, plain = seen
+    assert given.options == (("build_action", "catalogue"), ("butterfly", True))
+    assert json.loads(given.to_json())["options"] == [["build_action", "catalogue"], ["butterfly", True]]
+    assert plain.options == () and "options" not in json.loads(plain.to_json())   # older studies resume
+    part = given.tune_part()
+    jg = part.jax_game(None, None, dict(given.options))
+    assert jg.build_action == "catalogue"
+    assert bool(part.params(jg, 2, 1, dict(given.options)).options[OPT_BUTTERFLY])
+    assert not bool(part.params(jg, 2, 1).options[OPT_BUTTERFLY])
+
+
 def test_a_space_file_of_another_game_is_refused_naming_both(tmp_path, data):
     with pytest.raises(SpaceError, match="game 'shadow_theater': this is the space of monkey_palace"):
         space_of(tmp_path, "game: shadow_theater\nnumbers:\n  - {number: tray.bonus.points, low: 2, high: 6}\n", data)

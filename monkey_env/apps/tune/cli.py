@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from monkey_env.apps.cli import add_game_options, chosen_game, game_options
+
 
 def _ints(text: str) -> tuple[int, ...]:
     try:
@@ -37,7 +39,22 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="folder of the study, the tuned configs/ and the report")
     p.add_argument("--quiet", action="store_true")
+    # The game's own options for every game played (rule readings, expansions, Monkey Palace's
+    # build action); the tune sets the players, maps and seeds itself.
+    add_game_options(p, skip=TUNE_SETS)
     p.set_defaults(func=cmd_tune)
+
+
+TUNE_SETS = ("players", "map", "seed", "reward_mode", "observation_format")
+
+
+def changed_options(args: argparse.Namespace) -> tuple[tuple[str, object], ...]:
+    """The game options given that differ from the game's defaults, validated, as sorted pairs."""
+    fields = chosen_game().load("options").model_fields
+    # The flags the tune sets itself (its --players is a list) are not game options here.
+    options = game_options(args, **{name: fields[name].default for name in TUNE_SETS if name in fields})
+    return tuple(sorted((name, value) for name, value in options.model_dump().items()
+                        if name not in TUNE_SETS + ("config_dir",) and value != fields[name].default))
 
 
 def cmd_tune(args: argparse.Namespace) -> int:
@@ -65,7 +82,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
         maps = (0,)                  # the one setting of a game without maps
     settings = TuneSettings(space=args.space, config_dir=args.config_dir, game=args.game, players=players, maps=maps,
                             agents=agents, games=args.games, skill_games=args.skill_games, seed=args.seed,
-                            sampler=args.sampler)
+                            sampler=args.sampler, options=changed_options(args))
     say = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     say("compiling the JAX engine and the agents once for every trial...")
     summary = run_tune(settings, args.out, trials=args.trials, backend=args.backend, workers=args.workers,

@@ -100,12 +100,14 @@ class BatchGames:
 class TrialRunner:
     """Plays a TrialPlan for any candidate on one JaxGame; agents and params are built once."""
 
-    def __init__(self, jg, plan: TrialPlan, part, game: str, max_decisions: int = 2000):
+    def __init__(self, jg, plan: TrialPlan, part, game: str, max_decisions: int = 2000, options: dict | None = None):
         """part: the game's tune part (its params of a (players, map), the items its seats held);
-        game: its --game name (whose agents play)."""
+        game: its --game name (whose agents play); options: the game's options that differ from
+        its defaults, for every game."""
         from monkey_env.agents.registry import make_batch_agent
 
         self.jg, self.plan, self.max_decisions, self.part = jg, plan, max_decisions, part
+        self.options = options or {}
         self.agents = {name: make_batch_agent(name, seed=plan.agent_key, game=game)
                        for b in plan.batches for name in b.agents}
         self._params = {b.name: self._batch_params(b) for b in plan.batches}
@@ -116,7 +118,7 @@ class TrialRunner:
         rows = []
         for p, m in zip(b.players.tolist(), b.maps.tolist()):
             if (p, m) not in cache:
-                cache[(p, m)] = self.part.params(self.jg, p, m)
+                cache[(p, m)] = self.part.params(self.jg, p, m, self.options)
             rows.append(cache[(p, m)])
         return jax.tree_util.tree_map(lambda *xs: jnp.stack(xs), *rows)
 

@@ -25,7 +25,7 @@ METHOD = (
     "{top} candidate(s) of the search and the starting data replay the plan {repeats} times on fresh deals (seeds "
     "from seed + 100,000,000, never searched), so every target gets a 95% interval: Wilson for win rates, Student t "
     "for rounds, Newcombe for changes of a seat's win rate{item_lifts}, a percentile bootstrap over "
-    "games for the seat spread and its change. A win shared by k seats counts 1/k to each.")
+    "games for the seat spread and its change. A win shared by k seats counts 1/k to each.{options}")
 
 
 def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: str = "local",
@@ -102,7 +102,9 @@ def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: s
         per_map=" and map" if has_maps else "", per_map_skill=" per map and" if has_maps else "",
         item_lifts=f" and for {item} lifts" if own else "",
         weights=", ".join(f"{k} {v:g}" for k, v in space.objective.weights.items()), sampler=settings.sampler,
-        top=validate_top, repeats=repeats)
+        top=validate_top, repeats=repeats,
+        options="".join(f" Every game is played with {', '.join(f'{k} {v}' for k, v in settings.options)} "
+                        "(the game's defaults otherwise)." for _ in [0] if settings.options))
     summary["headline"] = headline(summary)
     summary["provenance"] = provenance(started=t0, load_before=load_before,
                                        checkpoints=shipped_checkpoints(settings.agents))

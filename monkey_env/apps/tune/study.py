@@ -43,9 +43,15 @@ class TuneSettings:
     skill_games: int | None = None
     seed: int = 0
     sampler: str = "tpe"
+    # The game's options of every game played that differ from its defaults, as (name, value)
+    # pairs (a rule reading, Monkey Palace's build action, ...): the game's tune part applies them.
+    options: tuple[tuple[str, object], ...] = ()
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
+        fields = asdict(self)
+        if not self.options:
+            del fields["options"]     # a study from before options were recorded resumes unchanged
+        return json.dumps(fields, sort_keys=True)
 
     def tune_part(self):
         """The game's ``tune`` part (monkey_env.games.PARTS); SpaceError when it has none."""
@@ -82,8 +88,9 @@ class EngineEvaluator:
 
         self.settings = settings
         self.space = settings.load_space()
-        self.jg = settings.tune_part().jax_game(settings.config_dir, self.space)
-        self.runner = TrialRunner(self.jg, settings.plan(), settings.tune_part(), settings.game)
+        options = dict(settings.options)
+        self.jg = settings.tune_part().jax_game(settings.config_dir, self.space, options)
+        self.runner = TrialRunner(self.jg, settings.plan(), settings.tune_part(), settings.game, options=options)
         self.bands = bands
 
     def table(self, candidate: dict, plan=None) -> GameTable:

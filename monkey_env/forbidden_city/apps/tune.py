@@ -127,12 +127,13 @@ class ForbiddenCityTune(GameTune):
     loader = staticmethod(load_game_data)
 
     @staticmethod
-    def jax_game(config_dir: str | None, space: Space | None = None):
-        """The JAX engine whose Params.with_values take Space.values (traced: compiled once)."""
+    def jax_game(config_dir: str | None, space: Space | None = None, options: dict | None = None):
+        """The JAX engine whose Params.with_values take Space.values (traced: compiled once);
+        ``options`` (the start side, the ending) are traced, so they are the params'."""
         from monkey_env.forbidden_city.jaxgame.env import jax_game_for
         from monkey_env.forbidden_city.options import ForbiddenCityOptions
 
-        del space
+        del space, options
         return jax_game_for(ForbiddenCityOptions(config_dir=config_dir))
 
     @staticmethod
@@ -142,9 +143,9 @@ class ForbiddenCityTune(GameTune):
         return MAX_PLAYERS
 
     @staticmethod
-    def params(jg, players: int, map_id: int):
+    def params(jg, players: int, map_id: int, options: dict | None = None):
         del map_id
-        return jg.params(players=players)
+        return jg.params(players=players, **(options or {}))
 
     @staticmethod
     def held_items(states):

@@ -203,9 +203,10 @@ class MonkeyPalaceTune(GameTune):
     item_words = "card"           # the item term's items: the cards bought
 
     @staticmethod
-    def params(jg, players: int, map_id: int):
-        """The JAX engine's params of one game of the tune's plan."""
-        return jg.params(players=players, map=map_id)
+    def params(jg, players: int, map_id: int, options: dict | None = None):
+        """The JAX engine's params of one game of the tune's plan (``options``: GameOptions
+        fields that differ from the defaults, e.g. a rule reading)."""
+        return jg.params(players=players, map=map_id, **(options or {}))
 
     @staticmethod
     def held_items(states):
@@ -219,14 +220,15 @@ class MonkeyPalaceTune(GameTune):
         return load_game_data(map_id, config_dir=config_dir)
 
     @staticmethod
-    def jax_game(config_dir: str | None, space: Space | None = None):
+    def jax_game(config_dir: str | None, space: Space | None = None, options: dict | None = None):
         """The JAX engine whose params(values=...) take Space.values (traced: compiled once);
-        one engine serves every space (its shapes do not depend on the bounds)."""
+        one engine serves every space (its shapes do not depend on the bounds). ``options``:
+        GameOptions fields that differ from the defaults (the build action picks the engine)."""
         del space
         from monkey_env.monkey_palace.jaxgame.env import jax_game_for
         from monkey_env.monkey_palace.options import GameOptions
 
-        return jax_game_for(GameOptions(config_dir=config_dir))
+        return jax_game_for(GameOptions(config_dir=config_dir, **(options or {})))
 
     @staticmethod
     def max_players() -> int:

@@ -219,9 +219,10 @@ class ShadowTheaterTune(GameTune):
     loader = staticmethod(load_game_data)
 
     @staticmethod
-    def jax_game(config_dir: str | None, space: Space | None = None):
+    def jax_game(config_dir: str | None, space: Space | None = None, options: dict | None = None):
         """The JAX engine whose Params.with_values take Space.values (traced: compiled once),
         its start-scroll loop long enough for every candidate of ``space``."""
+        _no_rule_options(options)
         return _tune_engine(config_dir, None if space is None else space.most_start_cards())
 
     @staticmethod
@@ -229,14 +230,21 @@ class ShadowTheaterTune(GameTune):
         return 2
 
     @staticmethod
-    def params(jg, players: int, map_id: int):
+    def params(jg, players: int, map_id: int, options: dict | None = None):
         del players, map_id
+        _no_rule_options(options)
         return jg.params()
 
     @staticmethod
     def held_items(states):
         """(B, 2, S) bool: each seat kept each scroll in at least one round."""
         return np.asarray(states.scroll_rounds) > 0
+
+
+def _no_rule_options(options: dict | None) -> None:
+    """The duel has no option to play its games under (only seeds and data)."""
+    if options:
+        raise ValueError(f"The Shadow Theater has no game options to tune under (got {', '.join(options)})")
 
 
 TUNE = ShadowTheaterTune()
