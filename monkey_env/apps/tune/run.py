@@ -28,6 +28,13 @@ METHOD = (
     "games for the seat spread and its change. A win shared by k seats counts 1/k to each.{options}")
 
 
+def _options_words(options) -> str:
+    """The method's sentence on the game options every game was played with ("" for the defaults)."""
+    if not options:
+        return ""
+    return f" Every game is played with {', '.join(f'{k} {v}' for k, v in options)} (the game's defaults otherwise)."
+
+
 def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: str = "local",
              workers: int | None = None, validate_top: int = 1, validation_games: int | None = None,
              progress: Callable[[str], None] | None = None) -> dict:
@@ -103,8 +110,7 @@ def run_tune(settings: TuneSettings, out: str | Path, *, trials: int, backend: s
         item_lifts=f" and for {item} lifts" if own else "",
         weights=", ".join(f"{k} {v:g}" for k, v in space.objective.weights.items()), sampler=settings.sampler,
         top=validate_top, repeats=repeats,
-        options="".join(f" Every game is played with {', '.join(f'{k} {v}' for k, v in settings.options)} "
-                        "(the game's defaults otherwise)." for _ in [0] if settings.options))
+        options=_options_words(settings.options))
     summary["headline"] = headline(summary)
     summary["provenance"] = provenance(started=t0, load_before=load_before,
                                        checkpoints=shipped_checkpoints(settings.agents))
