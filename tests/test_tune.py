@@ -441,6 +441,8 @@ def test_the_game_options_given_play_every_game_of_the_tune(tmp_path, monkeypatc
     assert jg.build_action == "catalogue"
     assert bool(part.params(jg, 2, 1, dict(given.options)).options[OPT_BUTTERFLY])
     assert not bool(part.params(jg, 2, 1).options[OPT_BUTTERFLY])
+    assert "played with build_action catalogue, butterfly True" in run._options_words(given.options)
+    assert run._options_words(plain.options) == ""        # the report's method names only what was given
 
 
 def test_a_space_file_of_another_game_is_refused_naming_both(tmp_path, data):
