@@ -51,10 +51,10 @@ TUNE_SETS = ("players", "map", "seed", "reward_mode", "observation_format")
 def changed_options(args: argparse.Namespace) -> tuple[tuple[str, object], ...]:
     """The game options given that differ from the game's defaults, validated, as sorted pairs."""
     fields = chosen_game().load("options").model_fields
-    # The flags the tune sets itself (its --players is a list) are not game options here.
+    # The flags the tune sets itself (its --players is a list) take their defaults here.
     options = game_options(args, **{name: fields[name].default for name in TUNE_SETS if name in fields})
     return tuple(sorted((name, value) for name, value in options.model_dump().items()
-                        if name not in TUNE_SETS + ("config_dir",) and value != fields[name].default))
+                        if name != "config_dir" and value != fields[name].default))
 
 
 def cmd_tune(args: argparse.Namespace) -> int:

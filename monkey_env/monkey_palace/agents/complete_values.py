@@ -88,7 +88,7 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
     arches_held, bricks, columns = s.supply[s.current, 0], s.supply[s.current, 1], s.supply[s.current, 2]
     most = bricks + cu * columns
     table = purchase_table(s, tables, static, static.caps.max_arches)
-    most_arches = jnp.minimum(arches_held, D - 1)
+    most_arches = jnp.minimum(arches_held, D - 1)   # a staircase's arches: the player's, one frame each
     highest = height.max().astype(jnp.int32)        # no far leg stands on a taller knob
     # value_bound's value without the bonus, by colour and last level: every arch allowed,
     # the most Banana Points up to each credit count (the running maximum of the cards' table).
@@ -143,7 +143,7 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
         support = lv - under
         units = f[UNITS] + rises + support
         remainder = f[REMAINDER] + rises % cu + support % cu
-        legal = ((on & ~revisits & ~back & (v[:, 2, 2] > 0))[:, None] & (f[ARCHES] < jnp.minimum(arches_held, D - 1))
+        legal = ((on & ~revisits & ~back & (v[:, 2, 2] > 0))[:, None] & (f[ARCHES] < most_arches)
                  & (middle <= lv) & (under <= lv) & (units <= most) & (remainder <= bricks))
         attached = (f[ATTACHED] > 0) | (under > 0)
         # BuildSearch._promising of the child: an unattached prefix must still reach an
@@ -160,7 +160,7 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
         turn_ok = (headings[:, None] - headings[None, :]) % 4 != 2
         cheapest = jnp.min(jnp.where((turn_ok & (next_rest > 0))[:, None], jnp.abs(lv[..., None] + 1 - next_under[:, None]),
                                      FAR), -1)                                   # (4, W)
-        inner = (f[ARCHES] + 2 <= jnp.minimum(arches_held, D - 1)) & (units + cheapest <= most)
+        inner = (f[ARCHES] + 2 <= most_arches) & (units + cheapest <= most)
         tallest = jnp.maximum(f[TALLEST], jnp.maximum(rises, support))
         values = jnp.where(ok & attached, value(colour, f[ARCHES] + 1, lv, tallest), NO_PAIR)
         # An arch decision keeps every first step's own best, so only anchor decisions prune.

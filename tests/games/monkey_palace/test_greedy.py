@@ -12,7 +12,7 @@ from scenario import begin_turn, build, pile, put_on_top, scenario_game, shape
 
 from monkey_env import Game, Phase
 from monkey_env.agents.registry import make_agent
-from monkey_env.monkey_palace.agents.greedy import GreedyAgent, action_scores, batch_scores, staircase_value
+from monkey_env.monkey_palace.agents.greedy import GreedyAgent, action_scores, batch_scores, greedy_choice, staircase_value
 from monkey_env.monkey_palace.apps.play_games import play_batch
 from monkey_env.monkey_palace.game_data import load_game_data
 from monkey_env.monkey_palace.jaxgame import JaxGame
@@ -198,8 +198,9 @@ def lockstep(jg: JaxGame, first: int, batch: int, seed: int, build_scores: bool 
     while not all(g.game_over for g in games):
         masks = jg.batch_legal_mask(states)
         if build_scores:
-            scores = np.asarray(batch_scores(jg)(states, masks))
-            chosen = np.argmax(np.where(masks, scores, np.iinfo(np.int32).min), -1)
+            scores = batch_scores(jg)(states, masks)
+            chosen = np.asarray(greedy_choice(scores, masks))
+            scores = np.asarray(scores)
         else:
             chosen = np.asarray(GREEDY.act_batch(jg, states, masks, jax.random.PRNGKey(0)))
         masks = np.asarray(masks)
