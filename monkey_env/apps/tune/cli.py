@@ -39,8 +39,8 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", required=True, help="folder of the study, the tuned configs/ and the report")
     p.add_argument("--quiet", action="store_true")
-    # The game's own options for every game played (rule readings, expansions, Monkey Palace's
-    # build action); the tune sets the players, maps and seeds itself.
+    # The game's own options for every game played (rule readings, expansions, a choice of action
+    # space); the tune sets the players, maps and seeds itself.
     add_game_options(p, skip=TUNE_SETS)
     p.set_defaults(func=cmd_tune)
 

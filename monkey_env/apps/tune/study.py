@@ -44,7 +44,7 @@ class TuneSettings:
     seed: int = 0
     sampler: str = "tpe"
     # The game's options of every game played that differ from its defaults, as (name, value)
-    # pairs (a rule reading, Monkey Palace's build action, ...): the game's tune part applies them.
+    # pairs (a rule reading, an expansion, a choice of action space): the game's tune part applies them.
     options: tuple[tuple[str, object], ...] = ()
 
     def to_json(self) -> str:
