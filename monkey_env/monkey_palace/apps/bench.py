@@ -199,12 +199,12 @@ def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20,
 
 
 # The start-up probe, run in a fresh interpreter: seconds from `import monkey_env` to the AEC
-# env's first reset() and first step(); the env id is its argument.
+# env's first reset() and first step(); its arguments are the env id and the env's options as JSON.
 _STARTUP_PROBE = """
 import json, sys, time
 t0 = time.perf_counter()
 import monkey_env
-env = monkey_env.make(sys.argv[1], players=2)
+env = monkey_env.make(sys.argv[1], players=2, **json.loads(sys.argv[2]))
 t_made = time.perf_counter()
 env.reset(seed=0)
 t_reset = time.perf_counter()
@@ -215,7 +215,7 @@ print(json.dumps({"import_and_make": t_made - t0, "first_reset": t_reset - t0, "
 """
 
 
-def startup_once(cache_dir: str, env_id: str = "monkey_palace_v0") -> dict:
+def startup_once(cache_dir: str, env_id: str = "monkey_palace_v0", env_options: dict | None = None) -> dict:
     """One fresh process's start-up figures with the compilation cache in ``cache_dir``."""
     import json
     import os
@@ -225,20 +225,21 @@ def startup_once(cache_dir: str, env_id: str = "monkey_palace_v0") -> dict:
     env = dict(os.environ, MONKEY_PALACE_JAX_CACHE=cache_dir)
     for name in ("JAX_COMPILATION_CACHE_DIR", "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"):
         env.pop(name, None)
-    out = subprocess.run([sys.executable, "-c", _STARTUP_PROBE, env_id], env=env, capture_output=True, text=True, check=True)
+    command = [sys.executable, "-c", _STARTUP_PROBE, env_id, json.dumps(env_options or {})]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_startup(warm_runs: int = 3, env_id: str = "monkey_palace_v0") -> dict:
+def run_startup(warm_runs: int = 3, env_id: str = "monkey_palace_v0", env_options: dict | None = None) -> dict:
     """Cold (an empty compilation cache) and warm (the cache the cold run filled) start-up of
-    the 2-player AEC env ``env_id`` (any registered game's: the probe names no game's parts);
-    warm is the best of ``warm_runs`` (and their median)."""
+    the 2-player AEC env ``env_id`` (any registered game's: the probe names no game's parts)
+    made with ``env_options``; warm is the best of ``warm_runs`` (and their median)."""
     import statistics
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="monkey-palace-startup-") as cache:
-        cold = startup_once(cache, env_id)
-        warm = [startup_once(cache, env_id) for _ in range(warm_runs)]
+        cold = startup_once(cache, env_id, env_options)
+        warm = [startup_once(cache, env_id, env_options) for _ in range(warm_runs)]
     best_warm = min(warm, key=lambda r: r["first_step"])
     return {"first_reset_seconds_cold": cold["first_reset"], "first_step_seconds_cold": cold["first_step"],
             "first_reset_seconds_warm": best_warm["first_reset"], "first_step_seconds_warm": best_warm["first_step"],
@@ -258,13 +259,19 @@ def run_command(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     if args.startup:
+        # The default build action's figures at the top level (as before); the catalogue's in the
+        # same run beside them, so that the two are compared on one machine at one load.
         report = run_startup()
+        report["catalogue"] = run_startup(env_options={"build_action": "catalogue"})
+        report["first_step_cold_vs_catalogue"] = (report["first_step_seconds_cold"]
+                                                  / report["catalogue"]["first_step_seconds_cold"])
         if args.json:
             print(json.dumps(with_provenance(report, started)))
         else:
-            print(f"AEC env, first reset: {report['first_reset_seconds_cold']:.1f} s cold, "
-                  f"{report['first_reset_seconds_warm']:.1f} s warm; first step: "
-                  f"{report['first_step_seconds_cold']:.1f} s cold, {report['first_step_seconds_warm']:.1f} s warm")
+            for name, r in ((DEFAULT_BUILD_ACTION, report), ("catalogue", report["catalogue"])):
+                print(f"AEC env ({name} build action), first reset: {r['first_reset_seconds_cold']:.1f} s cold, "
+                      f"{r['first_reset_seconds_warm']:.1f} s warm; first step: "
+                      f"{r['first_step_seconds_cold']:.1f} s cold, {r['first_step_seconds_warm']:.1f} s warm")
         return 0
     if args.train:
         from monkey_env.monkey_palace.apps.bench_train import run_train_bench
