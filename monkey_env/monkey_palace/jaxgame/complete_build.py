@@ -98,25 +98,31 @@ def step_mask(s: State, static: Static, tier=None) -> State:
     return s._replace(shape_mask=jnp.concatenate([steps.reshape(-1), finish[None]]), pending=jnp.int32(PENDING_NONE))
 
 
+def arch_studs(s: State, written) -> jnp.ndarray:
+    """(4J,) int32: the flat studs of the prefix's arches (near end, middles, far end, arch by arch
+    in building order) for the arches ``written`` ((J,) bool), NUM_CELLS for a stud a later arch
+    writes again or an arch not written. A stud takes its last write, so each plane is then one
+    scatter with mode="drop" (a chain of 4J scatters took most of the single-game program's
+    compilation and ran at every step under vmap)."""
+    J = s.arch_ends.shape[0]
+    near = jnp.maximum(s.arch_ends, 0)
+    h = jnp.maximum(s.arch_heading.astype(jnp.int32), 0)
+    t = jnp.arange(4)
+    x = (near % BOARD_SIZE)[:, None] + t[None, :] * HEADING_STEPS[h, 0][:, None]
+    y = (near // BOARD_SIZE)[:, None] + t[None, :] * HEADING_STEPS[h, 1][:, None]
+    where = (jnp.clip(y, 0, BOARD_SIZE - 1) * BOARD_SIZE + jnp.clip(x, 0, BOARD_SIZE - 1)).reshape(-1)
+    written = jnp.repeat(written, 4)
+    later = jnp.triu(jnp.ones((4 * J, 4 * J), bool), 1)
+    rewritten = (later & written[None, :] & (where[:, None] == where[None, :])).any(1)
+    return jnp.where(written & ~rewritten, where, NUM_CELLS)
+
+
 def finish(s: State, static: Static) -> State:
     """The staircase goes on the palace: arches in building order (a later arch's near end covers
     the junction), the decoration on the last far end, the supply paid with columns first."""
     cu = static.column_units
     J = s.arch_ends.shape[0]
-    # Every arch's four studs (near end, middles, far end) in writing order; a stud takes its
-    # last write, so each plane is one scatter of the studs no later arch writes again (a chain
-    # of 4J scatters took most of the single-game program's compilation).
-    valid = jnp.arange(J) < s.b_arches
-    near = jnp.maximum(s.arch_ends, 0)
-    h = jnp.maximum(s.arch_heading.astype(jnp.int32), 0)
-    t = jnp.arange(4)
-    cx = (near % BOARD_SIZE)[:, None] + t[None, :] * HEADING_STEPS[h, 0][:, None]
-    cy = (near // BOARD_SIZE)[:, None] + t[None, :] * HEADING_STEPS[h, 1][:, None]
-    where = (cy * BOARD_SIZE + cx).reshape(-1)
-    written = jnp.repeat(valid, 4)
-    later = jnp.triu(jnp.ones((4 * J, 4 * J), bool), 1)
-    rewritten = (later & written[None, :] & (where[:, None] == where[None, :])).any(1)
-    where = jnp.where(written & ~rewritten, where, NUM_CELLS)                  # dropped
+    where = arch_studs(s, jnp.arange(J) < s.b_arches)
     kinds = jnp.asarray([Knob.ARCH_END, Knob.ARCH_MIDDLE, Knob.ARCH_MIDDLE, Knob.ARCH_END], jnp.int8)
     height = s.height.reshape(-1).at[where].set(jnp.repeat(s.arch_level + 1, 4).astype(jnp.int8),
                                                 mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)

@@ -11,7 +11,7 @@ import jax.numpy as jnp
 
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS
-from monkey_env.monkey_palace.jaxgame.legality import HEADING_STEPS
+from monkey_env.monkey_palace.jaxgame import complete_build
 from monkey_env.monkey_palace.jaxgame.state import MAX_PLAYERS, State
 
 HEIGHT_SCALE = 16.0        # palace height in bricks
@@ -99,16 +99,10 @@ def _staircase_in_progress(state: State):
     """The complete build's prefix (jaxgame/complete_build.py's fields) as 2 planes and 9 entries;
     public information (every seat sees the builder's choices), zeros outside the build decision."""
     building = state.phase == Phase.SHAPE
-    top = jnp.zeros((NUM_CELLS,), jnp.float32)
-    for j in range(state.arch_ends.shape[0]):        # the arches chosen so far, in building order
-        on = building & (j < state.b_arches)
-        near = jnp.maximum(state.arch_ends[j], 0)
-        x, y = near % BOARD_SIZE, near // BOARD_SIZE
-        h = jnp.maximum(state.arch_heading[j].astype(jnp.int32), 0)
-        dx, dy = HEADING_STEPS[h, 0], HEADING_STEPS[h, 1]
-        for t in range(4):
-            cell = jnp.clip(y + t * dy, 0, BOARD_SIZE - 1) * BOARD_SIZE + jnp.clip(x + t * dx, 0, BOARD_SIZE - 1)
-            top = top.at[cell].set(jnp.where(on, (state.arch_level[j] + 1) / HEIGHT_SCALE, top[cell]))
+    J = state.arch_ends.shape[0]
+    where = complete_build.arch_studs(state, building & (jnp.arange(J) < state.b_arches))
+    top = jnp.zeros((NUM_CELLS,), jnp.float32).at[where].set(jnp.repeat(state.arch_level + 1, 4) / HEIGHT_SCALE,
+                                                             mode="drop")
     cursor = jnp.zeros((NUM_CELLS,), jnp.float32).at[jnp.maximum(state.b_cursor, 0)].set(
         (building & (state.b_cursor >= 0)) * 1.0)
     started = building & (state.b_arches > 0)
