@@ -91,3 +91,15 @@ def test_run_as_a_module_every_command_plays_the_chosen_game():
               "--json").stdout
     report = json.loads(out)
     assert report["game"] == "shadow_theater" and report["score_name"] == "Lanterns"
+
+
+def test_the_alternated_ratio_calls_the_engines_in_turn_and_takes_the_median():
+    from monkey_env.monkey_palace.apps.bench import alternated_ratios
+
+    calls = []
+    first = lambda r: calls.append(("first", r)) or 100.0 + 10 * r
+    second = lambda r: calls.append(("second", r)) or [40.0, 60.0, 30.0][r]
+    report = alternated_ratios(first, second, 3)
+    assert calls == [("first", 0), ("second", 0), ("first", 1), ("second", 1), ("first", 2), ("second", 2)]
+    assert [p["ratio"] for p in report["pairs"]] == [0.4, 60 / 110, 0.25]
+    assert report["median"] == 0.4 and report["spread"] == [0.25, 60 / 110]

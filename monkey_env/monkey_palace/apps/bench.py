@@ -34,6 +34,9 @@ def add_flags(bench) -> None:
                             "(learner decisions and games per second; --train-iterations, --train-repeats)")
     bench.add_argument("--envs", action="store_true",
                        help="learner steps per second of the SB3 VecEnv (64, 256 games) beside the AEC env loop")
+    bench.add_argument("--ratio-repeats", type=int, default=1,
+                       help="the JAX complete/catalogue games-per-second ratio at the largest batch, measured again "
+                            "this many times on fresh deals, the two engines alternated (median and range reported)")
     bench.add_argument("--startup", action="store_true",
                        help="seconds from import to the AEC env's first reset and step, in fresh processes, cold and warm")
 
@@ -93,6 +96,18 @@ def bench_jax(jg, batch: int, players: int, seed: int, max_seconds: float = 120.
             # whole games: the batch plays from its deal to the end, every game at once
             "games_per_second": ended / seconds if ended == batch else None,
             "compile_and_first_step_seconds": compile_and_first, "state_bytes_per_game": state_bytes}
+
+
+def alternated_ratios(first, second, repeats: int) -> dict:
+    """``second(r) / first(r)`` for r in range(repeats), called first, second, first, second, ...
+    so that a drift of the machine's speed falls on both sides: the median ratio, its range and
+    every pair (one batch of whole games is a few seconds, and its figure moves by a fifth)."""
+    pairs = []
+    for r in range(repeats):
+        a, b = first(r), second(r)
+        pairs.append({"first": a, "second": b, "ratio": b / a})
+    ratios = [p["ratio"] for p in pairs]
+    return {"median": statistics.median(ratios), "spread": [min(ratios), max(ratios)], "pairs": pairs}
 
 
 def compile_seconds(jg, batch: int) -> float:
@@ -163,7 +178,7 @@ def run_envs(batches=(64, 256), players: int = 2, seed: int = 0, vec_steps: int 
 
 
 def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20, seed: int = 0,
-        pgx_steps: int = 20, max_seconds: float = 120.0) -> dict:
+        pgx_steps: int = 20, max_seconds: float = 120.0, ratio_repeats: int = 1) -> dict:
     from monkey_env.monkey_palace.jaxgame import JaxGame
     from monkey_env.monkey_palace.options import GameOptions
 
@@ -178,6 +193,11 @@ def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20,
     complete = JaxGame(GameOptions(build_action="complete"))
     rows_complete = [bench_jax(complete, b, players, seed, max_seconds) for b in batches]
     both = [(a, c) for a, c in zip(rows, rows_complete) if a["games_per_second"] and c["games_per_second"]]
+    repeats = None
+    if both and ratio_repeats > 1:
+        batch = both[-1][0]["batch"]
+        games = lambda engine: lambda r: bench_jax(engine, batch, players, seed + 1 + r, max_seconds)["games_per_second"]
+        repeats = dict(alternated_ratios(games(jg), games(complete), ratio_repeats), batch=batch)
     pgx = bench_pgx_go(1024, pgx_steps, seed)
     top = next((r for r in rows if r["batch"] == 1024), rows[-1])
     return {
@@ -194,6 +214,8 @@ def run(batches=(1, 64, 256, 1024), players: int = 2, reference_games: int = 20,
         # At the largest batch where both played whole games within max_seconds.
         "complete_vs_catalogue_games_per_second_jax": both[-1][1]["games_per_second"] / both[-1][0]["games_per_second"]
         if both else None,
+        # The same ratio measured again on fresh deals, the engines alternated (--ratio-repeats).
+        "complete_vs_catalogue_games_per_second_jax_repeats": repeats,
         "devices": [str(d) for d in __import__("jax").devices()],
     }
 
@@ -324,7 +346,7 @@ def run_command(args: argparse.Namespace) -> int:
     else:
         batches = tuple(int(b) for b in args.batches.split(","))
         report = run(batches=batches, players=args.players, reference_games=args.games, seed=args.seed,
-                     pgx_steps=args.pgx_steps, max_seconds=args.max_seconds)
+                     pgx_steps=args.pgx_steps, max_seconds=args.max_seconds, ratio_repeats=args.ratio_repeats)
     if args.json:
         print(json.dumps(with_provenance(report, started)))
         return 0
@@ -344,4 +366,8 @@ def run_command(args: argparse.Namespace) -> int:
               "Pgx not installed (pip install -e '.[bench]'): no go_19x19 yardstick")
         print(f"speed-up over the reference at 1024: {report['speedup_vs_reference_at_1024']:.1f}x; "
               f"state {report['state_bytes_per_game']:.0f} bytes per game; compile {report['compile_seconds']:.1f} s")
+    if report.get("complete_vs_catalogue_games_per_second_jax_repeats"):
+        rep = report["complete_vs_catalogue_games_per_second_jax_repeats"]
+        print(f"JAX games/s, complete over catalogue at batch {rep['batch']}, median of {len(rep['pairs'])} alternated "
+              f"pairs: {rep['median']:.2f} [{rep['spread'][0]:.2f}, {rep['spread'][1]:.2f}]")
     return 0
