@@ -13,9 +13,9 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from monkey_env.monkey_palace.actions import Phase
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS, Knob
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, Knob
 from monkey_env.monkey_palace.jaxgame import complete_masks as cm
-from monkey_env.monkey_palace.jaxgame.legality import _BUILDABLE, _GROUND, HEADING_STEPS, animal_plane
+from monkey_env.monkey_palace.jaxgame.legality import _BUILDABLE, _GROUND, HEADING_STEPS, animal_plane, last_writes
 from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, PENDING_SHAPE_MASK, State
 from monkey_env.monkey_palace.jaxgame.tables import Static
 
@@ -101,20 +101,15 @@ def step_mask(s: State, static: Static, tier=None) -> State:
 def arch_studs(s: State, written) -> jnp.ndarray:
     """(4J,) int32: the flat studs of the prefix's arches (near end, middles, far end, arch by arch
     in building order) for the arches ``written`` ((J,) bool), NUM_CELLS for a stud a later arch
-    writes again or an arch not written. A stud takes its last write, so each plane is then one
-    scatter with mode="drop" (a chain of 4J scatters took most of the single-game program's
-    compilation and ran at every step under vmap)."""
-    J = s.arch_ends.shape[0]
+    writes again or an arch not written (legality.last_writes: a chain of 4J scatters took most of
+    the single-game program's compilation and ran at every step under vmap)."""
     near = jnp.maximum(s.arch_ends, 0)
     h = jnp.maximum(s.arch_heading.astype(jnp.int32), 0)
     t = jnp.arange(4)
     x = (near % BOARD_SIZE)[:, None] + t[None, :] * HEADING_STEPS[h, 0][:, None]
     y = (near // BOARD_SIZE)[:, None] + t[None, :] * HEADING_STEPS[h, 1][:, None]
     where = (jnp.clip(y, 0, BOARD_SIZE - 1) * BOARD_SIZE + jnp.clip(x, 0, BOARD_SIZE - 1)).reshape(-1)
-    written = jnp.repeat(written, 4)
-    later = jnp.triu(jnp.ones((4 * J, 4 * J), bool), 1)
-    rewritten = (later & written[None, :] & (where[:, None] == where[None, :])).any(1)
-    return jnp.where(written & ~rewritten, where, NUM_CELLS)
+    return last_writes(where, written)
 
 
 def finish(s: State, static: Static) -> State:

@@ -14,7 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from monkey_env.core.jax_cache import on_device
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, Knob, heading_step
+from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, NUM_CELLS, Knob, heading_step
 from monkey_env.monkey_palace.jaxgame.state import State
 from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
 
@@ -229,6 +229,16 @@ def staircase_stacks(units_parts, column_units: int, columns):
     cols = jnp.clip(columns - before, 0, slots)
     used = cols.sum(-1)
     return cols, used, units_parts.sum(-1) - column_units * used
+
+
+def last_writes(where, written) -> jnp.ndarray:
+    """``where`` ((4J,) flat studs in writing order) with NUM_CELLS for each stud not ``written``
+    ((J,) bool, one per arch) or written again later: a stud takes its last write, so each plane
+    is then one scatter with mode="drop" (a chain of 4J dependent scatters compiled slowly)."""
+    written = jnp.repeat(written, 4)
+    later = jnp.triu(jnp.ones((where.shape[0], where.shape[0]), bool), 1)
+    rewritten = (later & written[None, :] & (where[:, None] == where[None, :])).any(1)
+    return jnp.where(written & ~rewritten, where, NUM_CELLS)
 
 
 def build_parts(state: State, tables: Tables, anchor, shape) -> jnp.ndarray:

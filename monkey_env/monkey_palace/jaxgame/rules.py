@@ -17,7 +17,7 @@ from jax import lax
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, ActionLayout, Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS, Colour, Knob
 from monkey_env.monkey_palace.jaxgame import complete_build, complete_masks
-from monkey_env.monkey_palace.jaxgame.legality import anchor_mask, build_parts, shape_mask, staircase_stacks
+from monkey_env.monkey_palace.jaxgame.legality import anchor_mask, build_parts, last_writes, shape_mask, staircase_stacks
 from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, PENDING_SETTLE, PENDING_SHAPE_MASK, PENDING_TURN_START, State
 from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
 
@@ -174,15 +174,10 @@ class Rules:
         valid = t.arch_valid[shape]
         level = t.arch_level[shape]
         # The arches' cells in building order (arch by arch: near end, middles, far end); a later
-        # arch's near end covers the junction, so a cell takes its last write. One scatter per
-        # plane, of the cells no later arch writes again (a chain of 4J scatters compiled slowly).
+        # arch's near end covers the junction, so a cell takes its last write.
         cells = jnp.stack([t.arch_near[shape], t.arch_m1[shape], t.arch_m2[shape], t.arch_far[shape]], 1)  # (J, 4, 2)
         kinds = jnp.asarray([Knob.ARCH_END, Knob.ARCH_MIDDLE, Knob.ARCH_MIDDLE, Knob.ARCH_END], jnp.int8)
-        where = ((ay + cells[..., 1]) * BOARD_SIZE + ax + cells[..., 0]).reshape(-1)        # (4J,) in writing order
-        written = jnp.repeat(valid, 4)
-        later = jnp.triu(jnp.ones((4 * J, 4 * J), bool), 1)
-        covered = (later & written[None, :] & (where[:, None] == where[None, :])).any(1)
-        where = jnp.where(written & ~covered, where, NUM_CELLS)                               # dropped
+        where = last_writes(((ay + cells[..., 1]) * BOARD_SIZE + ax + cells[..., 0]).reshape(-1), valid)
         height = s.height.reshape(-1).at[where].set(jnp.repeat(level + 1, 4).astype(jnp.int8),
                                                     mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
         knob = s.knob.reshape(-1).at[where].set(jnp.tile(kinds, J), mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
