@@ -563,6 +563,7 @@ def ask_setup(args, out, inp) -> tuple[Game, int, list[str]]:
         load_game_data(a)       # raises with the reason if the file is wrong
         return a
 
+    made = {}     # each opponent's agent, made once to check it (name -> agent)
     if args.yes:
         game_map, players, butterfly, frog = args.map, args.players, args.butterfly, args.frog
         opponents, seat = args.opponents, args.seat
@@ -572,11 +573,11 @@ def ask_setup(args, out, inp) -> tuple[Game, int, list[str]]:
         butterfly = ask("Play with the Butterfly (y/n)?", "y" if args.butterfly else "n", yes_no)
         frog = ask("Play with the Frog (y/n)?", "y" if args.frog else "n", yes_no)
         opponents = ask(f"Opponents ({players - 1}; built-in: {', '.join(known_names())}; or package.module:Class)?",
-                        args.opponents, lambda a: _check_opponents(a, players))
+                        args.opponents, lambda a: _check_opponents(a, players, made))
         seat = ask(f"Your seat (1-{players}; seat 1 plays first)?", str(min(args.seat, players)),
                    number(1, players, "seat"))
     if args.yes:
-        opponents = _check_opponents(opponents, players)
+        opponents = _check_opponents(opponents, players, made)
         if not 1 <= seat <= players:
             raise Retry(f"--seat must be 1 to {players} (seat 1 plays first), got {seat}")
     from monkey_env.apps.cli import game_options
@@ -584,23 +585,25 @@ def ask_setup(args, out, inp) -> tuple[Game, int, list[str]]:
                                           frog=bool(frog)))
     from monkey_env.agents.base import check_plays
     try:
-        check_plays({n: make_agent(n, 0) for n in opponents}, game.options)   # e.g. ppo-sb3 on the complete action
+        check_plays({n: made[n] for n in opponents}, game.options)   # e.g. ppo-sb3 on the complete action
     except ValueError as e:
         raise Retry(str(e)) from None
     return game, int(seat) - 1, opponents
 
 
-def _check_opponents(text: str, players: int) -> list[str]:
+def _check_opponents(text: str, players: int, made: dict) -> list[str]:
+    """The opponents' names, each made once into ``made`` (name -> agent) to check it can play."""
     names = split_agent_names(text)
     if len(names) == 1:
         names = names * (players - 1)
     if len(names) != players - 1:
         raise Retry(f"{players} players need {players - 1} opponent(s), got {len(names)}: {', '.join(names)}")
-    for n in names:
+    for n in dict.fromkeys(names):
         try:
-            agent = make_agent(n, 0)
+            agent = made[n] if n in made else make_agent(n, 0)
         except ValueError as e:
             raise Retry(str(e)) from None
+        made[n] = agent
         if not hasattr(agent, "act"):
             raise Retry(f"{n} cannot play the terminal game: it has no act(game, mask)")
     return names
