@@ -13,9 +13,16 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from monkey_env.monkey_palace.actions import Phase
-from monkey_env.monkey_palace.geometry import BOARD_SIZE, Knob
+from monkey_env.monkey_palace.geometry import BOARD_SIZE
 from monkey_env.monkey_palace.jaxgame import complete_masks as cm
-from monkey_env.monkey_palace.jaxgame.legality import _BUILDABLE, _GROUND, HEADING_STEPS, animal_plane, last_writes
+from monkey_env.monkey_palace.jaxgame.legality import (
+    _BUILDABLE,
+    _GROUND,
+    HEADING_STEPS,
+    animal_plane,
+    last_writes,
+    place_staircase,
+)
 from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, PENDING_SHAPE_MASK, State
 from monkey_env.monkey_palace.jaxgame.tables import Static
 
@@ -117,26 +124,7 @@ def finish(s: State, static: Static) -> State:
     the junction), the decoration on the last far end, the supply paid with columns first."""
     cu = static.column_units
     J = s.arch_ends.shape[0]
-    where = arch_studs(s, jnp.arange(J) < s.b_arches)
-    kinds = jnp.asarray([Knob.ARCH_END, Knob.ARCH_MIDDLE, Knob.ARCH_MIDDLE, Knob.ARCH_END], jnp.int8)
-    height = s.height.reshape(-1).at[where].set(jnp.repeat(s.arch_level + 1, 4).astype(jnp.int8),
-                                                mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
-    knob = s.knob.reshape(-1).at[where].set(jnp.tile(kinds, J), mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
-    ax, ay = s.anchor % BOARD_SIZE, s.anchor // BOARD_SIZE
-    colour = s.knob[ay, ax].astype(jnp.int32)     # the anchor's ground colour (0..2)
-    dx, dy = s.b_cursor % BOARD_SIZE, s.b_cursor // BOARD_SIZE
-    deco_top = s.b_level + 2
-    height = height.at[dy, dx].set(deco_top.astype(jnp.int8))
-    knob = knob.at[dy, dx].set((Knob.DECO_LIGHT + colour).astype(jnp.int8))
-    columns = s.supply[s.current, 2]
-    used = jnp.minimum((s.b_units - s.b_remainder) // cu, columns)
-    k = s.b_arches
-    highest_of_colour = deco_top > s.deco_max[colour]
-    highest_overall = deco_top > s.deco_max.max()
-    return s._replace(
-        height=height, knob=knob,
-        supply=s.supply.at[s.current].add(-jnp.stack([k, s.b_units - cu * used, used])),
-        deco_max=s.deco_max.at[colour].max(deco_top),
-        colour=colour, deco_cell=s.b_cursor, deco_top=deco_top, max_stack=s.b_tallest,
-        highest_of_colour=highest_of_colour, highest_overall=highest_overall,
-        credits=k + highest_of_colour.astype(jnp.int32), phase=jnp.int32(Phase.BUY))
+    used = jnp.minimum((s.b_units - s.b_remainder) // cu, s.supply[s.current, 2])
+    paid = jnp.stack([s.b_arches, s.b_units - cu * used, used])
+    return place_staircase(s, arch_studs(s, jnp.arange(J) < s.b_arches), s.arch_level, s.b_cursor, s.b_level + 2,
+                           paid, s.b_tallest)

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from monkey_env.core.jax_cache import on_device
+from monkey_env.monkey_palace.actions import Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, BUILDABLE, GROUND_OF_COLOUR, NUM_CELLS, Knob, heading_step
 from monkey_env.monkey_palace.jaxgame.state import State
 from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
@@ -243,6 +244,32 @@ def last_writes(where, written) -> jnp.ndarray:
     target = jnp.where(written, where, NUM_CELLS)
     last = jnp.full((NUM_CELLS + 1,), -1, jnp.int32).at[target].max(order)
     return jnp.where(written & (last[target] == order), where, NUM_CELLS)
+
+
+_ARCH_KNOBS = np.asarray([Knob.ARCH_END, Knob.ARCH_MIDDLE, Knob.ARCH_MIDDLE, Knob.ARCH_END], np.int8)
+
+
+def place_staircase(s: State, where, levels, deco_cell, deco_top, paid, max_stack) -> State:
+    """Steps 1-3 of a turn, for either build action: a staircase's arches on the palace
+    (``where``: last_writes' studs; ``levels``: (J,) each arch's level), its decoration of the
+    anchor's colour on ``deco_cell`` at ``deco_top``, the supply ``paid`` ((3,) arches, bricks,
+    columns), and the credits: one per arch, one more when the decoration is strictly the
+    highest of its colour."""
+    J = levels.shape[0]
+    colour = s.knob.reshape(-1)[s.anchor].astype(jnp.int32)   # the anchor's ground colour (0..2)
+    dx, dy = deco_cell % BOARD_SIZE, deco_cell // BOARD_SIZE
+    height = s.height.reshape(-1).at[where].set(jnp.repeat(levels + 1, 4).astype(jnp.int8),
+                                                mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
+    knob = s.knob.reshape(-1).at[where].set(jnp.tile(jnp.asarray(_ARCH_KNOBS), J),
+                                            mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
+    height = height.at[dy, dx].set(deco_top.astype(jnp.int8))
+    knob = knob.at[dy, dx].set((Knob.DECO_LIGHT + colour).astype(jnp.int8))
+    highest_of_colour = deco_top > s.deco_max[colour]
+    return s._replace(
+        height=height, knob=knob, supply=s.supply.at[s.current].add(-paid),
+        deco_max=s.deco_max.at[colour].max(deco_top), colour=colour, deco_cell=deco_cell, deco_top=deco_top,
+        max_stack=max_stack, highest_of_colour=highest_of_colour, highest_overall=deco_top > s.deco_max.max(),
+        credits=paid[0] + highest_of_colour.astype(jnp.int32), phase=jnp.int32(Phase.BUY))
 
 
 def build_parts(state: State, tables: Tables, anchor, shape) -> jnp.ndarray:

@@ -17,7 +17,14 @@ from jax import lax
 from monkey_env.monkey_palace.actions import N_PILES, N_SLOTS, ActionLayout, Phase
 from monkey_env.monkey_palace.geometry import BOARD_SIZE, NUM_CELLS, Colour, Knob
 from monkey_env.monkey_palace.jaxgame import complete_build, complete_masks
-from monkey_env.monkey_palace.jaxgame.legality import anchor_mask, build_parts, last_writes, shape_mask, staircase_stacks
+from monkey_env.monkey_palace.jaxgame.legality import (
+    anchor_mask,
+    build_parts,
+    last_writes,
+    place_staircase,
+    shape_mask,
+    staircase_stacks,
+)
 from monkey_env.monkey_palace.jaxgame.state import PENDING_NONE, PENDING_SETTLE, PENDING_SHAPE_MASK, PENDING_TURN_START, State
 from monkey_env.monkey_palace.jaxgame.tables import Static, Tables
 
@@ -163,40 +170,23 @@ class Rules:
     # step 1-3: build, decorate, credits
     def build(self, s: State, shape) -> State:
         t, st = self.tables, self.static
-        J = st.max_arches
         anchor = s.anchor
         ax, ay = anchor % BOARD_SIZE, anchor // BOARD_SIZE
         parts = build_parts(s, t, anchor, shape)
-        arches, bricks, columns = s.supply[s.current]
+        columns = s.supply[s.current, COLUMN]
         k = t.shape_k[shape]
         _, used, need = staircase_stacks(parts, st.column_units, columns)
-        colour = s.knob[ay, ax].astype(jnp.int32)  # the anchor's ground colour (0..2)
         valid = t.arch_valid[shape]
         level = t.arch_level[shape]
         # The arches' cells in building order (arch by arch: near end, middles, far end); a later
         # arch's near end covers the junction, so a cell takes its last write.
         cells = jnp.stack([t.arch_near[shape], t.arch_m1[shape], t.arch_m2[shape], t.arch_far[shape]], 1)  # (J, 4, 2)
-        kinds = jnp.asarray([Knob.ARCH_END, Knob.ARCH_MIDDLE, Knob.ARCH_MIDDLE, Knob.ARCH_END], jnp.int8)
         where = last_writes(((ay + cells[..., 1]) * BOARD_SIZE + ax + cells[..., 0]).reshape(-1), valid)
-        height = s.height.reshape(-1).at[where].set(jnp.repeat(level + 1, 4).astype(jnp.int8),
-                                                    mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
-        knob = s.knob.reshape(-1).at[where].set(jnp.tile(kinds, J), mode="drop").reshape(BOARD_SIZE, BOARD_SIZE)
         last = k - 1
-        dx, dy = ax + t.arch_far[shape, last, 0], ay + t.arch_far[shape, last, 1]
-        deco_top = level[last] + 2
-        height = height.at[dy, dx].set(deco_top.astype(jnp.int8))
-        knob = knob.at[dy, dx].set((Knob.DECO_LIGHT + colour).astype(jnp.int8))
-        highest_of_colour = deco_top > s.deco_max[colour]
-        highest_overall = deco_top > s.deco_max.max()
+        deco_cell = (ay + t.arch_far[shape, last, 1]) * BOARD_SIZE + ax + t.arch_far[shape, last, 0]
         ends = jnp.where(valid, (ay + t.arch_near[shape, :, 1]) * BOARD_SIZE + ax + t.arch_near[shape, :, 0], -1)
-        return s._replace(
-            height=height, knob=knob,
-            supply=s.supply.at[s.current].add(-jnp.stack([k, need, used])),
-            deco_max=s.deco_max.at[colour].max(deco_top),
-            colour=colour, deco_cell=dy * BOARD_SIZE + dx, deco_top=deco_top, arch_ends=ends,
-            max_stack=parts.max(), highest_of_colour=highest_of_colour, highest_overall=highest_overall,
-            credits=k + highest_of_colour.astype(jnp.int32), phase=jnp.int32(Phase.BUY),
-        )
+        s = place_staircase(s, where, level, deco_cell, level[last] + 2, jnp.stack([k, need, used]), parts.max())
+        return s._replace(arch_ends=ends)
 
     # step 4
     def buy(self, s: State, pile) -> State:
