@@ -4,7 +4,9 @@ Both compute exactly what ``Palace.check_staircase`` decides (tests/games/monkey
 The anchor mask evaluates the catalogue's tree as in build_legality.legal_build_matrix:
 one east-facing subtree, unrolled with static slices of padded int8 planes, under vmap
 over the (heading, base) lanes of turned palaces. The shape mask at one chosen anchor walks
-the same tree on a small window of the palace around that anchor.
+the same tree on a small window of the palace around that anchor. It also holds what both
+build actions share once a staircase is chosen: each stud's last write (``last_writes``) and
+the staircase put on the palace with its credits (``place_staircase``).
 """
 
 from __future__ import annotations
