@@ -63,11 +63,13 @@ CELL, HEADING, LEVEL, ARCHES, UNITS, REMAINDER, ATTACHED, TALLEST, FIRST = range
 N_FIELDS = 9
 
 
-def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor):
+def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor, choice_only: bool = False):
     """((1024,) int32, (4 * R + 1,) int32): the greedy's scores of this decision for one game.
 
     ``at_anchor`` (traced bool): an anchor decision, whose legal anchors are ``mask_cells``;
-    each gets its best staircase's value (NO_PAIR elsewhere). Otherwise an arch decision of the
+    each gets its best staircase's value (NO_PAIR elsewhere). With ``choice_only`` only the
+    choice is kept exact, not every anchor's value: the walk prunes against the best staircase of
+    every anchor so far, not only this one's (the module's docstring). Otherwise an arch decision of the
     prefix in ``s``: each next step gets the best staircase that begins with it (NO_PAIR where
     none), and the last entry, finish, the staircase as it stands (NO_PAIR if it may not finish).
 
@@ -215,7 +217,8 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
         colour = jnp.where(starting, colour_at(jnp.where(at_anchor, new[CELL], s.anchor)), c["colour"])
         at = jnp.where(starting, root_depth, t + 1)
         best = jnp.where(starting, NO_PAIR, c["best"])
-        new_words, values = expand(new, c["frames"][:, CELL].at[at].set(new[CELL]), colour, best)
+        beat = jnp.maximum(best, c["seen"]) if choice_only else best
+        new_words, values = expand(new, c["frames"][:, CELL].at[at].set(new[CELL]), colour, beat)
         grow = (new_words != 0).any()
         words_out = c["words"].at[jnp.where(starting, D, td), h].set(word & ~low)
         return dict(
@@ -225,6 +228,7 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
             next_root=c["next_root"] + starting.astype(jnp.int32),
             colour=colour,
             best=jnp.maximum(best, values.max()),
+            seen=jnp.maximum(c["seen"], values.max()),
             # A root starting after another: the one before is done.
             cells=c["cells"].at[jnp.where(starting & (c["next_root"] > 0) & at_anchor, c["root_cell"], n_cells)]
             .max(c["best"]),
@@ -236,7 +240,7 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor)
 
     carry = dict(frames=frames, words=jnp.zeros((D + 1, 4), jnp.uint32), depth=root_depth - 1,
                  next_root=jnp.int32(0), root_cell=jnp.int32(0), colour=jnp.int32(0),
-                 best=jnp.int32(NO_PAIR),
+                 best=jnp.int32(NO_PAIR), seen=jnp.int32(NO_PAIR),
                  cells=jnp.full(n_cells + 1, NO_PAIR, jnp.int32), step_best=jnp.full(4 * R + 1, NO_PAIR, jnp.int32),
                  root_values=jnp.full((4, W), NO_PAIR, jnp.int32), done=n_roots == 0)
     carry = jax.lax.while_loop(lambda c: ~c["done"], body, carry)

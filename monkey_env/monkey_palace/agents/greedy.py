@@ -189,7 +189,7 @@ def _batch_policy(jg):
     """The jit-compiled batched decision for one JaxGame: (states, masks) -> (B,) int32."""
     import jax
 
-    scores_of = batch_scores(jg)
+    scores_of = batch_scores(jg, choice_only=True)
 
     @jax.jit
     def policy(states, masks):
@@ -198,11 +198,12 @@ def _batch_policy(jg):
 
 
 @cache
-def batch_scores(jg):
+def batch_scores(jg, choice_only: bool = False):
     """The greedy scores of every action for a batch, jit-compiled for one JaxGame:
     (states, masks) -> (B, A) int32, meaningful where legal (the search agent's prior, the JAX
     PPO's derived inputs; traceable inside a caller's jit). The walks run only for rows with a
-    legal action at an anchor or shape decision."""
+    legal action at an anchor or shape decision. ``choice_only``: only greedy_choice of the scores
+    is exact (the complete action's anchor scores below the best are then lower bounds)."""
     import jax
     import jax.numpy as jnp
 
@@ -254,7 +255,7 @@ def batch_scores(jg):
             from monkey_env.monkey_palace.agents.complete_values import walk_scores
 
             def walk(s, cell_mask):
-                cells, steps = walk_scores(s, cell_mask, t, st, s.phase == Phase.ANCHOR)
+                cells, steps = walk_scores(s, cell_mask, t, st, s.phase == Phase.ANCHOR, choice_only)
                 return jnp.concatenate([cells, steps])
             building = live & ((states.phase == Phase.ANCHOR) | (states.phase == Phase.SHAPE))
             # One game at a time on a CPU: the walk indexes its stack at every arch, and in a

@@ -197,12 +197,11 @@ def lockstep(jg: JaxGame, first: int, batch: int, seed: int, build_scores: bool 
     compared = 0
     while not all(g.game_over for g in games):
         masks = jg.batch_legal_mask(states)
-        if build_scores:
+        chosen = np.asarray(GREEDY.act_batch(jg, states, masks, jax.random.PRNGKey(0)))
+        if build_scores:   # the policy prunes more than the scores may (choice_only): both must choose alike
             scores = batch_scores(jg)(states, masks)
-            chosen = np.asarray(greedy_choice(scores, masks))
+            assert np.array_equal(np.asarray(greedy_choice(scores, masks)), chosen), "the scores and the policy disagree"
             scores = np.asarray(scores)
-        else:
-            chosen = np.asarray(GREEDY.act_batch(jg, states, masks, jax.random.PRNGKey(0)))
         masks = np.asarray(masks)
         actions = np.zeros(batch, np.int32)
         for i, g in enumerate(games):
