@@ -84,6 +84,21 @@ def test_a_report_names_the_commit_its_run_started_from(monkeypatch):
     assert same["commit"] == "aaa111" and "commit_at_end" not in same
 
 
+def test_a_report_records_the_load_when_its_command_began(monkeypatch):
+    """The balance report's provenance named no load before its run (stamp gives none): the load
+    taken when the command began is the default."""
+    from monkey_env.core import provenance as prov
+
+    loads = iter([[1.5, 1.2, 1.0], [3.0, 2.0, 1.5]])
+    monkeypatch.setattr(prov, "load_average", lambda: next(loads))
+    monkeypatch.setattr(prov, "checkout_commit", lambda: "aaa111")
+    monkeypatch.setattr(prov, "_commit_at_start", None)
+    monkeypatch.setattr(prov, "_load_at_start", None)
+    prov.set_command(["balance", "--out", "x"])
+    machine = prov.provenance()["machine"]
+    assert machine["load_average_before"] == [1.5, 1.2, 1.0] and machine["load_average_after"] == [3.0, 2.0, 1.5]
+
+
 def test_run_as_a_module_every_command_plays_the_chosen_game():
     """`python -m monkey_env.apps.cli` runs the module as __main__; the subcommands in other modules
     must still see the --game it chose (they played Monkey Palace before)."""

@@ -18,15 +18,18 @@ from pathlib import Path
 
 _command: list[str] | None = None
 _commit_at_start: str | None = None
+_load_at_start: list[float] | None = None
 
 
 def set_command(argv: list[str]) -> None:
     """The command line a report is made by, as the person typed it (the CLI calls this with its
     argv; otherwise this process's argv is taken), and the commit its code was read from: a long
-    run's report is written after the checkout may have moved on."""
-    global _command, _commit_at_start
+    run's report is written after the checkout may have moved on; and the machine's load then,
+    which a report records as its load before when its caller gives none."""
+    global _command, _commit_at_start, _load_at_start
     _command = ["monkey-palace", *argv]
     _commit_at_start = checkout_commit()
+    _load_at_start = load_average()
 
 
 def checkout_commit() -> str | None:
@@ -59,8 +62,9 @@ def provenance(*, started: float | None = None, checkpoints=(), command: list[st
     """The provenance block of a report. ``started``: the run's ``time.perf_counter()`` at its
     start (its seconds are recorded); ``checkpoints``: files whose hashes the figures depend on;
     ``command``: the command line (this process's by default); ``load_before``: the load average
-    taken when the run began (the one now is recorded too)."""
+    taken when the run began (by default the command's, set_command; the one now is recorded too)."""
     argv = command or _command or [Path(sys.argv[0]).name] + sys.argv[1:]
+    load_before = _load_at_start if load_before is None else load_before
     now = checkout_commit()
     out = {
         "command": shlex.join(argv),
