@@ -130,10 +130,11 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor,
     def expand(f, path, colour, beat_of):
         """Every arch after frame ``f`` at once: ((4,) uint32, (4, W) int32). The words hold a
         bit per (heading, rise) of the children still to visit: allowed by the rules, with a
-        legal completion still possible by the reference's bound, not surely a leaf, and, at an
-        anchor decision, able to beat ``beat_of(values)`` (the root's best staircase so far, with
-        these children's own) by :func:`value_bound`: the walk wants only each root's best value,
-        and a subtree that cannot exceed it changes nothing. The values are every allowed
+        legal completion still possible by the reference's bound, not surely a leaf, and able to
+        beat ``beat_of(values)`` by :func:`value_bound` (at an anchor decision the root's best
+        staircase so far, with these children's own: the walk wants only each root's best value,
+        and a subtree that cannot exceed it changes nothing; with ``choice_only``, walk_scores'
+        docstring). The values are every allowed
         child's own as a staircase (NO_PAIR where it may not finish), so a leaf is valued here
         and never visited."""
         x, y = f[CELL] % BOARD_SIZE, f[CELL] // BOARD_SIZE
@@ -255,8 +256,8 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor,
             next_root=c["next_root"] + starting.astype(jnp.int32),
             colour=colour,
             best=jnp.maximum(best, values.max()),
-            seen=jnp.maximum(c["seen"], values.max()),
-            known=known_after(values),
+            # Only the choice reads these (the exact scores' carry stays as small as it was).
+            **({"seen": jnp.maximum(c["seen"], values.max()), "known": known_after(values)} if choice_only else {}),
             # A root starting after another: the one before is done.
             cells=c["cells"].at[jnp.where(starting & (c["next_root"] > 0) & at_anchor, c["root_cell"], n_cells)]
             .max(c["best"]),
@@ -270,11 +271,11 @@ def walk_scores(s: State, mask_cells, tables: Tables, static: Static, at_anchor,
     finish = jnp.where(~at_anchor & (s.b_arches > 0) & s.b_attached, prefix_value, NO_PAIR)
     carry = dict(frames=frames, words=jnp.zeros((D + 1, 4), jnp.uint32), depth=root_depth - 1,
                  next_root=jnp.int32(0), root_cell=jnp.int32(0), colour=jnp.int32(0),
-                 best=jnp.int32(NO_PAIR), seen=jnp.int32(NO_PAIR),
-                 # Per first step (heading, rise) and finish last: the best staircase found under it.
-                 known=jnp.full(4 * W + 1, NO_PAIR, jnp.int32).at[4 * W].set(finish),
+                 best=jnp.int32(NO_PAIR),
                  cells=jnp.full(n_cells + 1, NO_PAIR, jnp.int32), step_best=jnp.full(4 * R + 1, NO_PAIR, jnp.int32),
                  root_values=jnp.full((4, W), NO_PAIR, jnp.int32), done=n_roots == 0)
+    if choice_only:   # the best staircase of every root so far; per first step (heading, rise), finish last
+        carry.update(seen=jnp.int32(NO_PAIR), known=jnp.full(4 * W + 1, NO_PAIR, jnp.int32).at[4 * W].set(finish))
     carry = jax.lax.while_loop(lambda c: ~c["done"], body, carry)
 
     firsts = (headings[:, None] * R + rises[None]).reshape(-1)
