@@ -60,6 +60,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=5000)
     ap.add_argument("--out", help="also write the JSON here")
     args = ap.parse_args(argv)
+    if args.games < 1:   # no games would compare no decision and still report no difference
+        ap.error(f"--games must be at least 1, not {args.games}")
     started, load_before = time.perf_counter(), load_average()
     rows = []
     try:
