@@ -4,6 +4,8 @@ only for the games that need it, gathered into compact groups. Same result as vm
 
 from __future__ import annotations
 
+from functools import partial
+
 import jax
 import jax.numpy as jnp
 
@@ -21,12 +23,16 @@ class BatchedPlay:
         dealt = self._batch_deal(keys, params)
         return self._batch_resolve(dealt, dealt, jnp.ones(keys.shape[0], bool))
 
-    def group_for(self, batch: int) -> int:
-        """How many games of a batch the compaction loops (here and in batched agents) take at once."""
+    def group_for(self, batch: int, share: float | None = None) -> int:
+        """How many games of a batch the compaction loops (here and in batched agents) take at
+        once; ``share`` (PendingWork.share): a CPU takes that part of the batch, for work whose
+        cost per game falls with wider groups."""
         wide = jax.default_backend() != "cpu"
         # On a CPU the complete build's anchor masks are memory-bound: 4 at a time ran 3 times
         # faster per mask than 16 (docs/ENVIRONMENTS.md).
         narrow = 4 if self.static.complete else 16
+        if not wide and share is not None:
+            narrow = max(narrow, round(batch * share))
         return min(batch, self.group_size or (max(1, batch // 4) if wide else narrow))
 
     def batch_step(self, states: State, actions) -> State:
@@ -47,13 +53,12 @@ class BatchedPlay:
     def _resolve_and_finish(self, states: State, after: State, legal) -> State:
         rules = self.rules
         batch = legal.shape[0]
-        group = self.group_for(batch)
 
         def pending(s, kind, which):
             need = (s.pending == kind) & ~s.terminated
             return need if which is None else need & jax.vmap(which)(s)
 
-        def run(s, need, work):
+        def run(s, need, work, group):
             """Do `work` for up to `group` of the games in `need`, gathered together."""
             idx = jnp.nonzero(need, size=group, fill_value=batch)[0]
             sub = jax.tree_util.tree_map(lambda x: x[jnp.minimum(idx, batch - 1)], s)
@@ -61,9 +66,10 @@ class BatchedPlay:
             return jax.tree_util.tree_map(lambda x, y: x.at[idx].set(y, mode="drop"), s, sub)
 
         def body(s):
-            for kind, which, work in rules.pending_work():
+            for kind, which, work, share in rules.pending_work():
                 need = pending(s, kind, which)
-                s = jax.lax.cond(need.any(), lambda s, need, work=work: run(s, need, work), lambda s, need: s, s, need)
+                s = jax.lax.cond(need.any(), partial(run, work=work, group=self.group_for(batch, share)),
+                                 lambda s, need: s, s, need)
             return s
 
         def needs(s):
