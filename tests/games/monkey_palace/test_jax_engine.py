@@ -64,6 +64,23 @@ def test_vmapped_step_matches_batch_step_and_is_pure(jg, narrow_jg, vstep, which
         a, b = a2, b2
 
 
+def test_pending_work_groups_take_their_share_of_the_batch_on_a_cpu(jg, narrow_jg):
+    """The driver's groups: 4 games for the anchor tables and the bigger tables' masks, a
+    sixteenth of the batch for the smallest tables' next-step masks, a quarter for resumed
+    automatic steps (never fewer than 4, never more than the batch); an explicit group size
+    overrides them all. The default test above plays BATCH games, where resumed steps go 15 at a
+    time through the same driver."""
+    if jax.default_backend() != "cpu":
+        pytest.skip("the shares are a CPU's sizes; other devices take a quarter of the batch")
+    assert jg.build_action == "complete"
+    sizes = lambda batch: [jg.group_for(batch, w.share) for w in jg.rules.pending_work()]
+    assert sizes(1024) == [4, 4, 4, 64, 4, 4, 256]
+    assert sizes(275) == [4, 4, 4, 17, 4, 4, 69]
+    assert sizes(BATCH) == [4, 4, 4, 4, 4, 4, 15]
+    assert sizes(2) == [2] * 7
+    assert [narrow_jg.group_for(1024, w.share) for w in narrow_jg.rules.pending_work()] == [4] * 7
+
+
 def test_illegal_action_ends_only_that_game_with_a_penalty(jg, vstep):
     keys = jax.random.split(jax.random.PRNGKey(0), BATCH)
     s = jg.batch_init(keys)
