@@ -30,10 +30,10 @@ class BatchedPlay:
         wide = jax.default_backend() != "cpu"
         # On a CPU the complete build's anchor masks are memory-bound: 4 at a time ran 3 times
         # faster per mask than 16 (docs/ENVIRONMENTS.md).
-        narrow = 4 if self.static.complete else 16
-        if not wide and share is not None:
-            narrow = max(narrow, round(batch * share))
-        return min(batch, self.group_size or (max(1, batch // 4) if wide else narrow))
+        cpu = 4 if self.static.complete else 16
+        if share is not None:
+            cpu = max(cpu, round(batch * share))
+        return min(batch, self.group_size or (max(1, batch // 4) if wide else cpu))
 
     def batch_step(self, states: State, actions) -> State:
         """vmap(step), with the expensive work (the anchor mask at a turn's start, the shape

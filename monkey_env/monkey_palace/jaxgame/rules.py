@@ -386,9 +386,11 @@ class Rules:
         work = []
         for kind, fn in ((PENDING_TURN_START, self.start_turn), (PENDING_SHAPE_MASK, self.compute_shape_mask)):
             for tier in range(len(complete_masks.tiers(self.static.caps))):
-                # Measured at batch 1,024 of random 2-player play (docs/ENVIRONMENTS.md): about half
-                # the games wait for a next-step mask from the smallest tables, a fifth for more
-                # automatic steps, a twentieth or fewer for anything else.
+                # Measured at batch 1,024 of random 2-player play (docs/ENVIRONMENTS.md, (h)): about
+                # half the games wait for a next-step mask from the smallest tables (groups of a 32nd
+                # to an 8th of the batch ran alike), a fifth for more automatic steps, a twentieth or
+                # fewer for the rest, which stays 4 at a time (a wide group of the biggest tables
+                # for one game that needs them costs more than it saves).
                 share = 1 / 16 if (kind, tier) == (PENDING_SHAPE_MASK, 0) else None
                 work.append(PendingWork(kind, lambda s, tier=tier: complete_build.tier_of(s, self.static) == tier,
                                         partial(fn, tier=tier), share))
