@@ -88,6 +88,14 @@ searching seat's future, so its line is nearly flat, and the shipped value's slo
 nodes is 0.68 to 0.77 (it overstates differences, so the exact rewards on the edges weigh
 more). Measured, it does not play better than ``raw`` (docs/AGENTS.md): ``raw`` is the default.
 
+**Or: values read after the prior's replies** (``rollout=N``). Each new node's value is read
+after N more decisions of every seat by the prior's best legal action (:func:`rollout_utility`):
+the points gained on the way, plus the win's worth where the game ends, else the network's value
+at the last state. In a redrawn deal against an opponent that plays the prior's argmax (the
+``ppo`` agent), a rollout to the game's end (N above its length) is the rules' exact outcome of
+that line, where the value head only guesses; each simulation then costs up to N more network
+calls and engine steps.
+
 **No noise by default.** ``gumbel`` scales the root's Gumbel noise (mctx's ``gumbel_scale``);
 it is 0 by default, mctx's advice for evaluation: the search is then deterministic for a given
 state and redraw, and sequential halving considers the best ``considered`` actions by prior.
@@ -152,6 +160,8 @@ class MCTSSettings:
     turn_points: float = 4.0    # the greedy prior's estimate of one turn's points (a game's greedy_prior_value)
     capacity: int = 256         # tree nodes - 1 (at least sims); searches of up to that many
     #                             simulations share one compiled program (the count is traced)
+    rollout: int = 0            # decisions played by the prior's best action from each new node
+    #                             before its value is read (0: the node's own value; see rollout_utility)
 
     @property
     def nodes(self) -> int:
@@ -183,8 +193,8 @@ class MCTSSettings:
             raise ValueError(f"mcts settings out of range: {self}")
         if self.capacity < 0:
             raise ValueError(f"mcts settings: capacity must be >= 0 ({self})")
-        if self.depth < 0 or self.temp < 0 or self.gumbel < 0:
-            raise ValueError(f"mcts settings: depth, temp and gumbel must be >= 0 ({self})")
+        if self.depth < 0 or self.temp < 0 or self.gumbel < 0 or self.rollout < 0:
+            raise ValueError(f"mcts settings: depth, temp, gumbel and rollout must be >= 0 ({self})")
         if self.prior not in PRIORS:
             raise ValueError(f"mcts setting prior={self.prior!r}: expected one of {', '.join(PRIORS)}")
         if self.opponents not in OPPONENTS:
@@ -273,6 +283,41 @@ def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limi
 
     carry = (states, logits, value, jnp.zeros_like(score_change(states, states)), jnp.zeros(root_seat.shape, jnp.int32))
     return jax.lax.while_loop(lambda c: waiting(c).any(), body, carry)
+
+
+def rollout_utility(jax_game, prior_value, states, logits, value, root_seat, steps: int, score_change, places,
+                    players, win_points: float = 0.0, calibration: ValueCalibration = RAW):
+    """(B,) float32 a node's value as the searching seat's u, read after playing ``steps``
+    decisions of every seat by the prior's best legal action (the ``rollout`` setting): the
+    points gained on the way, the win's worth if the game ends, else the value at the last state
+    (as backup_terms reads it). The search plays against its own prior's replies, so a leaf's
+    value is then mostly the rules' exact outcome in the redrawn deal rather than the network's
+    guess. states: (B,) a new node, not ended, with its prior (logits, value)."""
+    import jax
+    import jax.numpy as jnp
+
+    def running(carry):
+        st, _, _, _, n = carry
+        return ~st.terminated & (n < steps)
+
+    def body(carry):
+        st, lg, v, points, n = carry
+        active = running(carry)
+        masks = jax_game.batch_legal_mask(st)
+        nxt = jax_game.batch_step(st, jnp.argmax(jnp.where(masks, lg, -jnp.inf), -1).astype(jnp.int32))
+        nlg, nv = prior_value(nxt)
+        keep = lambda new, old: jnp.where(active.reshape(active.shape + (1,) * (new.ndim - 1)), new, old)
+        gained = jnp.where(active[:, None], score_change(st, nxt), 0.0)
+        st = jax.tree_util.tree_map(keep, nxt, st)
+        return st, keep(nlg, lg), keep(nv, v), points + gained, n + active.astype(jnp.int32)
+
+    carry = (states, logits, value, jnp.zeros_like(score_change(states, states)), jnp.zeros(root_seat.shape, jnp.int32))
+    end, _, v, points, _ = jax.lax.while_loop(lambda c: running(c).any(), body, carry)
+    n = players(end)
+    shares = jnp.take_along_axis(win_shares(places(end)), root_seat[:, None], axis=1)[:, 0]
+    tail = jnp.where(end.terminated, win_points * (shares - 1.0 / n),
+                     jnp.where(end.current == root_seat, calibration.own(v, n), calibration.other(v, n)))
+    return (root_utility(points, root_seat, n) + tail).astype(jnp.float32)
 
 
 def policy_backup_terms(rewards, points, terminated, next_mover, mover_value, root_seat, players, shares=None,
@@ -375,6 +420,12 @@ def build_search(jax_game, settings: MCTSSettings, prior_value: Callable, calibr
             reward, discount, value = backup_terms(before.current, after.current, stepped, after.terminated,
                                                    value, node["root_seat"], players, shares,
                                                    settings.win_points, calibration)
+        if settings.rollout:
+            u = rollout_utility(jg, prior_value, after, logits, value, node["root_seat"], settings.rollout,
+                                sg.score_change, sg.places, sg.players, settings.win_points, calibration)
+            # the node's value from its mover's side of the tree (the searching seat's under "policy")
+            mine = (after.current == node["root_seat"]) | (settings.opponents == "policy")
+            value = jnp.where(after.terminated, 0.0, jnp.where(mine, u, -u)).astype(jnp.float32)
         out = mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=prior, value=value)
         return out, _node(after, cand, node["root_seat"])
 

@@ -126,6 +126,25 @@ def test_a_node_keeps_at_most_the_games_whole_action_space():
     assert masks[np.arange(2), actions].all()
 
 
+def test_a_search_with_rollouts_plays_legally_to_the_end_of_a_game():
+    """``rollout``: every new node's value read after the prior's replies, here to the game's end
+    (the cheapest game with a PPO): the search still picks only legal actions, at every depth
+    of a game, and by name."""
+    game = min((g for g in NEW_GAMES if has_ppo(g)), key=lambda g: engine(g).num_actions)
+    jg, batches = random_positions(game, batch=4, seed=11)
+    agent = make_agent("mcts:sims=4,width=8,considered=4,chunk=4,capacity=4,rollout=99", seed=0, game=game)
+    assert agent.settings.rollout == 99 and agent.name.endswith("rollout=99")
+    for b, states in enumerate(batches):
+        masks = np.asarray(jg.batch_legal_mask(states))
+        live = masks.any(1)
+        if not live.any():
+            continue
+        actions = agent.act_batch(jg, states, masks, jax.random.PRNGKey(b))
+        assert masks[np.flatnonzero(live), actions[live]].all(), f"{game}: an illegal action chosen"
+    with pytest.raises(ValueError, match="rollout"):
+        make_agent("mcts:rollout=-1", game=game)
+
+
 @pytest.mark.parametrize("game", NEW_GAMES)
 def test_every_game_with_a_search_part_offers_mcts_by_name(game):
     assert "mcts" in known_names(game)

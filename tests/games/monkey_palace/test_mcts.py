@@ -23,6 +23,7 @@ from monkey_env.agents.mcts import (
     backup_terms,
     play_opponents,
     policy_backup_terms,
+    rollout_utility,
     root_utility,
 )
 from monkey_env.agents.random_agent import RandomAgent
@@ -244,6 +245,32 @@ def test_the_policy_opponents_tree_values_the_searching_seats_choices_by_the_mod
     # Every node of the tree is seat 0's: the discounts are +1 (0 into the end).
     disc = np.asarray(out.search_tree.children_discounts[0])
     assert set(np.unique(disc).tolist()) <= {0.0, 1.0}
+
+
+def test_a_rollout_reads_a_nodes_value_after_the_priors_replies():
+    """rollout_utility from n2 (seat 1 to move, seat 0 searching, 3 players), every seat playing
+    a0: n2 a0 gives seat 1 +2, n4 a0 gives seat 0 +4 and ends, seat 0 winning (places 1, 2, 2):
+    u = 4 - (2 + 0) / 2 + 6 x (1 - 1/3) = 7. Cut after one decision, at n4 (seat 2 to move,
+    value 0.5 by the prior): u = 0 - 2 / 2 - 0.5 x (3 - 1) = -2, the value read as backup_terms
+    reads another seat's."""
+    toy = ToyGame()
+    base = toy_prior(toy, 0)
+
+    def prior(st):
+        logits, _ = base(st)
+        return logits, jnp.full(st.node.shape, 0.5)
+
+    def read(steps):
+        start = toy.state(2)
+        return rollout_utility(toy, prior, start, *prior(start), jnp.asarray([0]), steps,
+                               lambda before, after: after.rewards,
+                               lambda st: jnp.tile(jnp.asarray([[1, 2, 2, 2]]), (st.node.shape[0], 1)),
+                               lambda st: jnp.full(st.node.shape, 3), win_points=6.0)
+
+    np.testing.assert_allclose(read(8), [7.0], rtol=1e-6)
+    np.testing.assert_allclose(read(1), [-2.0], rtol=1e-6)
+    # No decision played: n2 is seat 1's, and its value 0.5 reads as u = -0.5 x 2.
+    np.testing.assert_allclose(read(0), [-1.0], rtol=1e-6)
 
 
 # ===================================================================== settings and names
