@@ -126,6 +126,28 @@ def test_a_node_keeps_at_most_the_games_whole_action_space():
     assert masks[np.arange(2), actions].all()
 
 
+@pytest.mark.parametrize("game", NEW_GAMES)
+def test_a_games_own_mcts_defaults_apply_and_a_name_overrides_them(game, monkeypatch):
+    """The search part's ``mcts_settings`` are the game's ``mcts``; a name's settings go over
+    them; the agent's version (what results record) names every setting played."""
+    import importlib
+
+    spec = game_spec(game)
+    hooks = spec.load("search")
+    own = hooks.mcts_settings
+    uniform = "" if has_ppo(game) else "prior=uniform"
+    base = MCTSSettings.parse(",".join(filter(None, (own, uniform))))
+    assert make_agent("mcts", game=game).settings == base
+    assert make_agent("mcts:sims=8", game=game).settings == replace(base, sims=8)
+    module, _, attribute = spec.parts["search"].partition(":")
+    monkeypatch.setattr(importlib.import_module(module), attribute, replace(hooks, mcts_settings="sims=12,rollout=3"))
+    agent = make_agent("mcts:rollout=0", game=game)
+    assert (agent.settings.sims, agent.settings.rollout) == (12, 0)
+    assert agent.name == "mcts:rollout=0" and agent.version.startswith("mcts:") and "sims=12" in agent.version
+    assert make_agent("mcts", game=game).name == "mcts"
+    assert make_agent("mcts", game=game).settings.rollout == 3
+
+
 def test_a_search_with_rollouts_plays_legally_to_the_end_of_a_game():
     """``rollout``: every new node's value read after the prior's replies, here to the game's end
     (the cheapest game with a PPO): the search still picks only legal actions, at every depth

@@ -31,3 +31,7 @@ class SearchHooks:
     places: Callable | None = None
     score_change: Callable | None = None
     state_of: Callable | None = None
+    # The game's own defaults for ``mcts``, in the name's syntax ("rollout=99"): what measured best
+    # on this game (its doc page says how); a name's own settings override them, and results
+    # record the settings played (the agent's version).
+    mcts_settings: str = ""
