@@ -255,50 +255,17 @@ def backup_terms(mover, next_mover, rewards, terminated, mover_value, root_seat,
     return reward.astype(jnp.float32), discount.astype(jnp.float32), jnp.where(terminated, 0.0, value).astype(jnp.float32)
 
 
-def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limit: int = MAX_OPPONENT_DECISIONS,
-                   score_change=None):
-    """Play the other seats' decisions by the prior's best legal action until the searching seat
-    is to move again or the game ends (the ``opponents=policy`` model). states: (B,) after the
-    searching seat's action, with its prior (logits, value). Returns (states, logits, value,
-    points (B, 4) each seat's Banana Points gained on the way, decisions (B,) int32 played)."""
-    import jax
-    import jax.numpy as jnp
-
-    score_change = score_change or (lambda before, after: after.rewards)
-
-    def waiting(carry):
-        st, _, _, _, n = carry
-        return ~st.terminated & (st.current != root_seat) & (n < limit)
-
-    def body(carry):
-        st, lg, v, points, n = carry
-        active = waiting(carry)
-        masks = jax_game.batch_legal_mask(st)
-        nxt = jax_game.batch_step(st, jnp.argmax(jnp.where(masks, lg, -jnp.inf), -1).astype(jnp.int32))
-        nlg, nv = prior_value(nxt)
-        keep = lambda new, old: jnp.where(active.reshape(active.shape + (1,) * (new.ndim - 1)), new, old)
-        st = jax.tree_util.tree_map(keep, nxt, st)
-        return (st, keep(nlg, lg), keep(nv, v), points + jnp.where(active[:, None], score_change(st, nxt), 0.0),
-                n + active.astype(jnp.int32))
-
-    carry = (states, logits, value, jnp.zeros_like(score_change(states, states)), jnp.zeros(root_seat.shape, jnp.int32))
-    return jax.lax.while_loop(lambda c: waiting(c).any(), body, carry)
-
-
-def rollout_utility(jax_game, prior_value, states, logits, value, root_seat, steps: int, score_change, places,
-                    players, win_points: float = 0.0, calibration: ValueCalibration = RAW):
-    """(B,) float32 a node's value as the searching seat's u, read after playing ``steps``
-    decisions of every seat by the prior's best legal action (the ``rollout`` setting): the
-    points gained on the way, the win's worth if the game ends, else the value at the last state
-    (as backup_terms reads it). The search plays against its own prior's replies, so a leaf's
-    value is then mostly the rules' exact outcome in the redrawn deal rather than the network's
-    guess. states: (B,) a new node, not ended, with its prior (logits, value)."""
+def play_prior(jax_game, prior_value, states, logits, value, playing, score_change):
+    """Play the prior's best legal action in every game of the batch while ``playing(state,
+    decisions played) -> (B,) bool`` holds. states: (B,) with their prior (logits, value).
+    Returns (states, logits, value, points (B, seats) each seat's points gained on the way
+    (score_change of each decision, read before the state moves on), decisions (B,) int32)."""
     import jax
     import jax.numpy as jnp
 
     def running(carry):
         st, _, _, _, n = carry
-        return ~st.terminated & (n < steps)
+        return playing(st, n)
 
     def body(carry):
         st, lg, v, points, n = carry
@@ -311,8 +278,34 @@ def rollout_utility(jax_game, prior_value, states, logits, value, root_seat, ste
         st = jax.tree_util.tree_map(keep, nxt, st)
         return st, keep(nlg, lg), keep(nv, v), points + gained, n + active.astype(jnp.int32)
 
-    carry = (states, logits, value, jnp.zeros_like(score_change(states, states)), jnp.zeros(root_seat.shape, jnp.int32))
-    end, _, v, points, _ = jax.lax.while_loop(lambda c: running(c).any(), body, carry)
+    carry = (states, logits, value, jnp.zeros_like(score_change(states, states)),
+             jnp.zeros(states.terminated.shape, jnp.int32))
+    return jax.lax.while_loop(lambda c: running(c).any(), body, carry)
+
+
+def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limit: int = MAX_OPPONENT_DECISIONS,
+                   score_change=None):
+    """Play the other seats' decisions by the prior's best legal action until the searching seat
+    is to move again or the game ends (the ``opponents=policy`` model). states: (B,) after the
+    searching seat's action, with its prior (logits, value). Returns (states, logits, value,
+    points (B, 4) each seat's Banana Points gained on the way, decisions (B,) int32 played)."""
+    score_change = score_change or (lambda before, after: after.rewards)
+    return play_prior(jax_game, prior_value, states, logits, value,
+                      lambda st, n: ~st.terminated & (st.current != root_seat) & (n < limit), score_change)
+
+
+def rollout_utility(jax_game, prior_value, states, logits, value, root_seat, steps: int, score_change, places,
+                    players, win_points: float = 0.0, calibration: ValueCalibration = RAW):
+    """(B,) float32 a node's value as the searching seat's u, read after playing ``steps``
+    decisions of every seat by the prior's best legal action (the ``rollout`` setting): the
+    points gained on the way, the win's worth if the game ends, else the value at the last state
+    (as backup_terms reads it). The search plays against its own prior's replies, so a leaf's
+    value is then mostly the rules' exact outcome in the redrawn deal rather than the network's
+    guess. states: (B,) a new node, not ended, with its prior (logits, value)."""
+    import jax.numpy as jnp
+
+    end, _, v, points, _ = play_prior(jax_game, prior_value, states, logits, value,
+                                      lambda st, n: ~st.terminated & (n < steps), score_change)
     n = players(end)
     shares = jnp.take_along_axis(win_shares(places(end)), root_seat[:, None], axis=1)[:, 0]
     tail = jnp.where(end.terminated, win_points * (shares - 1.0 / n),

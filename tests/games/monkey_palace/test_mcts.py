@@ -214,6 +214,11 @@ def test_the_other_seats_play_the_priors_best_action_until_the_searching_seat_mo
     st, logits, value, points, played = play_opponents(toy, prior, start, *prior(start), jnp.asarray([0]))
     assert int(played[0]) == 2 and bool(st.terminated[0])           # n2 a0 -> n4 a0 -> the end
     np.testing.assert_allclose(points[0], [4.0, 2.0, 0, 0])         # seat 1's +2, seat 0's +4 at n4's a0
+    # A score change read from both states (as a game whose score_change is after - before):
+    # each decision's points are read before the state moves on, so they are still counted.
+    moved = lambda before, after: jnp.where((after.node != before.node)[:, None], after.rewards, 0.0)
+    _, _, _, points, _ = play_opponents(toy, prior, start, *prior(start), jnp.asarray([0]), score_change=moved)
+    np.testing.assert_allclose(points[0], [4.0, 2.0, 0, 0])
     mine = toy.state(1)                      # seat 0 still to move: nothing is played
     _, _, _, points, played = play_opponents(toy, prior, mine, *prior(mine), jnp.asarray([0]))
     assert int(played[0]) == 0 and not np.asarray(points).any()
