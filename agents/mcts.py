@@ -739,7 +739,7 @@ def make_mcts(spec: str = "", seed: int = 0, game: str = DEFAULT_GAME) -> MCTSAg
     """The agent of ``mcts`` or ``mcts:sims=64,...`` (the part after the colon) for ``game``: the
     game's own defaults (its search part's ``mcts_settings``), then the name's settings over them."""
     from monkey_env.games import game_spec
-    spec_ = game_spec(game)
-    own = spec_.load("search").mcts_settings if spec_.has("search") else ""
+    parts = game_spec(game)
+    own = parts.load("search").mcts_settings if parts.has("search") else ""
     return MCTSAgent(MCTSSettings.parse(",".join(filter(None, (own, spec)))), seed=seed, game=game)
 
