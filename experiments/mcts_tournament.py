@@ -1,7 +1,10 @@
-"""A 4-player tournament of mcts, ppo, greedy and random (issue 15's goal), played in one batch.
+"""A 4-player tournament of mcts, ppo, greedy and random (issues 15 and 30), played in one batch,
+for any registered game with a JAX engine.
 
     nice -n 10 python -m experiments.mcts_tournament --agents mcts,ppo,greedy,random --deals 8 \\
         --out reports/mcts/tournament_4p.json
+    python -m experiments.mcts_tournament --game forbidden_city --deals 4 \\
+        --out reports/mcts/forbidden_city_tournament_4p.json
 
 The schedule is the arena's (monkey_env.apps.arena.schedule): every seating of the agents (4
 agents in 4 seats: all 24 orders, so every agent sits in every seat equally often), each deal
@@ -10,7 +13,7 @@ search agent there searches a quarter of a small batch at each step; here every 
 game is one row of a single batch and a router asks each agent once per step for the rows where
 it is to move, so the search fills its compiled chunk. The games and their order (deal-major,
 then seating) are the arena's, and the ratings are the arena's functions (arena.ratings):
-openskill Plackett-Luce from each game's rulebook places, first places and mean Banana Points,
+openskill Plackett-Luce from each game's rulebook places, first places and mean scores (the game's own),
 plus each agent's mean place. The report adds each pair's paired mean place difference with a
 95% interval, and the ratings of the same games in 50 random orders (openskill rates in order,
 so one schedule's ordinals can sit close by chance); ``--rescore REPORT`` adds both to a saved
@@ -103,15 +106,16 @@ def main(argv=None) -> int:
     from monkey_env.agents.registry import make_agent, split_agent_names
     from monkey_env.apps.arena.ratings import agent_stats, openskill_ratings, win_matrix
     from monkey_env.apps.arena.schedule import seatings
-    from monkey_env.apps.results_table import TimedAgent
-    from monkey_env.monkey_palace.apps.play_games import play_batch
-    from monkey_env.monkey_palace.jaxgame.env import jax_game_for
-    from monkey_env.monkey_palace.options import GameOptions
+    from monkey_env.apps.results_table import TimedAgent, play_batch
+    from monkey_env.core.options import make_options
+    from monkey_env.core.provenance import load_average, provenance, shipped_checkpoints
+    from monkey_env.games import game_names, game_spec
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", default="monkey_palace", choices=game_names())
     p.add_argument("--agents", default="mcts,ppo,greedy,random")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--map", default="1")
+    p.add_argument("--map", default="1", help="the map, for a game whose options have one")
     p.add_argument("--deals", type=int, default=8)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("reports/mcts/tournament_4p.json"))
@@ -125,27 +129,33 @@ def main(argv=None) -> int:
                   f"ordinal {o['mean']:.2f} [{o['min']:.2f}, {o['max']:.2f}]")
         return 0
 
+    spec = game_spec(args.game)
+    model = spec.load("options")
+    values = {"players": args.players, **({"map": args.map} if "map" in model.model_fields else {})}
+    options = make_options(model, **values)
     names = split_agent_names(args.agents)
-    agents = [TimedAgent(make_agent(n, args.seed + i)) for i, n in enumerate(names)]
+    agents = [TimedAgent(make_agent(n, args.seed + i, game=args.game)) for i, n in enumerate(names)]
     lineups_named = seatings(names, args.players)
     index = {n: i for i, n in enumerate(names)}
     # rows deal-major, then seating: the arena's game index deal * seatings + seating
     rows = [(d, s) for d in range(args.deals) for s in range(len(lineups_named))]
     lineups = np.asarray([[index[n] for n in lineups_named[s]] for _, s in rows])
     seeds = np.asarray([args.seed + d for d, _ in rows])
-    jg = jax_game_for(GameOptions(players=args.players, map=args.map))
+    engine = spec.load("jax_engine")(options)
     router = SeatingRouter(agents, lineups)
+    load_before = load_average()
     t0 = time.perf_counter()
-    result = play_batch(jg, [router] * args.players, players=args.players, map=args.map, seeds=seeds,
-                        agent_key=args.seed, share_agents=True)
+    result = play_batch(engine, [router] * args.players, options, seeds, agent_key=args.seed, share_agents=True)
     wall = time.perf_counter() - t0
-    if result.illegal.any():
+    if result["illegal"].any():
         raise RuntimeError("an illegal action was played")
-    games = [{"seats": list(lineups_named[s]), "ranks": [int(r) for r in result.places[g]],
-              "scores": [int(x) for x in result.scores[g]]} for g, (_, s) in enumerate(rows)]
+    places, scores = result["places"][:, :args.players], result["scores"][:, :args.players]
+    games = [{"seats": list(lineups_named[s]), "ranks": [int(r) for r in places[g]],
+              "scores": [int(x) for x in scores[g]]} for g, (_, s) in enumerate(rows)]
     mean_place = {n: float(np.mean([r for g in games for a, r in zip(g["seats"], g["ranks"]) if a == n]))
                   for n in names}
-    report = {"agents": names, "players": args.players, "map": args.map, "deals": args.deals,
+    report = {"game": args.game, "score_name": spec.score_name, "options": options.model_dump(mode="json"),
+              "agents": names, "players": args.players, "map": values.get("map", "-"), "deals": args.deals,
               "seatings": len(lineups_named), "games": len(games), "seed": args.seed,
               "openskill": openskill_ratings(games, names), "mean_place": mean_place,
               "place_difference": place_differences(games, names),
@@ -154,14 +164,15 @@ def main(argv=None) -> int:
               "seconds_per_decision": {a.name: a.seconds / max(a.decisions, 1) for a in agents},
               "decisions": {a.name: a.all_decisions for a in agents},
               "versions": {a.name: getattr(a, "version", None) for a in agents}, "wall_seconds": wall,
-              "game_records": games}   # every game's seats, places and points: tournaments can be pooled
+              "game_records": games,   # every game's seats, places and points: tournaments can be pooled
+              "provenance": provenance(started=t0, checkpoints=shipped_checkpoints(names), load_before=load_before)}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     board = sorted(names, key=lambda n: -report["openskill"][n]["ordinal"])
     for n in board:
         o = report["openskill"][n]
         print(f"{n:24s} ordinal {o['ordinal']:6.2f}  mu {o['mu']:6.2f}  mean place {mean_place[n]:.2f}  "
-              f"first {report['stats'][n]['first_place']:.3f}  bananas {report['stats'][n]['mean_score']:.1f}")
+              f"first {report['stats'][n]['first_place']:.3f}  {spec.score_name} {report['stats'][n]['mean_score']:.1f}")
     return 0
 
 
