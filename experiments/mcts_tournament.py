@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -108,7 +109,7 @@ def main(argv=None) -> int:
     from monkey_env.apps.arena.schedule import seatings
     from monkey_env.apps.results_table import TimedAgent, play_batch
     from monkey_env.core.options import make_options
-    from monkey_env.core.provenance import load_average, provenance, shipped_checkpoints
+    from monkey_env.core.provenance import provenance, set_command, shipped_checkpoints
     from monkey_env.games import game_names, game_spec
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -122,6 +123,7 @@ def main(argv=None) -> int:
     p.add_argument("--rescore", type=Path, default=None,
                    help="play nothing: add the place differences and shuffled-order ratings to this report")
     args = p.parse_args(argv)
+    set_command(sys.argv[1:] if argv is None else list(argv), program="python -m experiments.mcts_tournament")
     if args.rescore:
         report = rescore(args.rescore)
         for n, o in report["shuffled_orders"]["agents"].items():
@@ -143,7 +145,6 @@ def main(argv=None) -> int:
     seeds = np.asarray([args.seed + d for d, _ in rows])
     engine = spec.load("jax_engine")(options)
     router = SeatingRouter(agents, lineups)
-    load_before = load_average()
     t0 = time.perf_counter()
     result = play_batch(engine, [router] * args.players, options, seeds, agent_key=args.seed, share_agents=True)
     wall = time.perf_counter() - t0
@@ -165,7 +166,7 @@ def main(argv=None) -> int:
               "decisions": {a.name: a.all_decisions for a in agents},
               "versions": {a.name: getattr(a, "version", None) for a in agents}, "wall_seconds": wall,
               "game_records": games,   # every game's seats, places and points: tournaments can be pooled
-              "provenance": provenance(started=t0, checkpoints=shipped_checkpoints(names), load_before=load_before)}
+              "provenance": provenance(started=t0, checkpoints=shipped_checkpoints(names))}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1) + "\n")
     board = sorted(names, key=lambda n: -report["openskill"][n]["ordinal"])

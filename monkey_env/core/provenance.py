@@ -21,13 +21,14 @@ _commit_at_start: str | None = None
 _load_at_start: list[float] | None = None
 
 
-def set_command(argv: list[str]) -> None:
+def set_command(argv: list[str], program: str = "monkey-palace") -> None:
     """The command line a report is made by, as the person typed it (the CLI calls this with its
     argv; otherwise this process's argv is taken), and the commit its code was read from: a long
     run's report is written after the checkout may have moved on; and the machine's load then,
-    which a report records as its load before when its caller gives none."""
+    which a report records as its load before when its caller gives none. ``program``: what runs
+    ``argv`` (a script passes its own, e.g. ``"python -m experiments.mcts_tournament"``)."""
     global _command, _commit_at_start, _load_at_start
-    _command = ["monkey-palace", *argv]
+    _command = [*program.split(), *argv]
     _commit_at_start = checkout_commit()
     _load_at_start = load_average()
 
