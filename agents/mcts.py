@@ -148,7 +148,8 @@ class MCTSSettings:
     #                             "policy": they are played by the prior's best action, and the tree
     #                             holds the searching seat's decisions only (see the module docstring);
     #                             "auto": the tree with 2 players, the policy with 3 or 4 (the best
-    #                             measured for each, docs/AGENTS.md)
+    #                             measured for each, docs/AGENTS.md); a game's own ``mcts_settings``
+    #                             may choose otherwise (core/search_hooks.py)
     value: str = "raw"          # "raw": the network's value as it is; "fitted": E[u | value] measured
     #                             on games (ValueCalibration, experiments/value_calibration.py)
     width: int = 32             # candidate actions kept per node (the best by prior)
