@@ -214,3 +214,27 @@ def test_act_on_a_reference_game_is_legal(game):
         action = agent.act(ref, mask)
         assert mask[action]
         ref.apply(action)
+
+
+def test_the_search_tournament_plays_any_game_every_agent_in_every_seat(tmp_path, monkeypatch):
+    """experiments/mcts_tournament.py on the cheapest other game: every (deal, seating) game is
+    played once, each agent sits in each seat equally often, the places are the rulebook's, and
+    the report names the game, its score and the command that made it."""
+    from experiments.mcts_tournament import main
+    from monkey_env.core import provenance
+
+    for name in ("_command", "_commit_at_start", "_load_at_start"):    # main sets them: restored after
+        monkeypatch.setattr(provenance, name, getattr(provenance, name))
+    game = min(NEW_GAMES, key=lambda g: engine(g).num_actions)
+    search = tiny(game).spec()
+    out = tmp_path / "tournament.json"
+    assert main(["--game", game, "--agents", f"{search},random", "--players", "2", "--deals", "2",
+                 "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert (report["game"], report["score_name"], report["games"]) == (game, game_spec(game).score_name, 4)
+    records = report["game_records"]
+    for seat in range(2):
+        assert sorted(r["seats"][seat] for r in records) == sorted([search, "random"] * 2)
+    assert all(sorted(r["ranks"]) in ([1, 2], [1, 1]) and len(r["scores"]) == 2 for r in records)
+    assert report["decisions"][search] > 0 and report["decisions"]["random"] > 0
+    assert report["provenance"]["command"].startswith("python -m experiments.mcts_tournament --game " + game)
