@@ -31,5 +31,5 @@ def redraw(state, seat, key):
 
 # The other seats played by the prior's best action (the tree holds this seat's decisions only):
 # on the same 100 games, 0.71 against ``ppo`` and 0.98 against greedy, against 0.54 and 0.815
-# searching the other seat's decisions too (docs/AGENTS.md, "mcts on the other games").
+# searching the other seat's decisions too (docs/AGENTS.md, section MCTS: the figures on the other games).
 SEARCH = SearchHooks(redraw=redraw, mcts_settings="opponents=policy")
