@@ -289,7 +289,7 @@ def play_opponents(jax_game, prior_value, states, logits, value, root_seat, limi
     """Play the other seats' decisions by the prior's best legal action until the searching seat
     is to move again or the game ends (the ``opponents=policy`` model). states: (B,) after the
     searching seat's action, with its prior (logits, value). Returns (states, logits, value,
-    points (B, 4) each seat's Banana Points gained on the way, decisions (B,) int32 played)."""
+    points (B, seats) each seat's points gained on the way, decisions (B,) int32 played)."""
     score_change = score_change or (lambda before, after: after.rewards)
     return play_prior(jax_game, prior_value, states, logits, value,
                       lambda st, n: ~st.terminated & (st.current != root_seat) & (n < limit), score_change)
