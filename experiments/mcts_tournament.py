@@ -110,10 +110,10 @@ def main(argv=None) -> int:
     from monkey_env.apps.results_table import TimedAgent, play_batch
     from monkey_env.core.options import make_options
     from monkey_env.core.provenance import provenance, set_command, shipped_checkpoints
-    from monkey_env.games import game_names, game_spec
+    from monkey_env.games import DEFAULT_GAME, game_names, game_spec
 
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", default="monkey_palace", choices=game_names())
+    p.add_argument("--game", default=DEFAULT_GAME, choices=game_names())
     p.add_argument("--agents", default="mcts,ppo,greedy,random")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--map", default="1", help="the map, for a game whose options have one")
