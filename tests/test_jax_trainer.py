@@ -12,7 +12,15 @@ from tiny_training import two_iterations
 
 from monkey_env.agents.networks import masked_logits
 from monkey_env.agents.ppo_jax import CheckpointError, JaxPPOAgent, load_checkpoint, save_checkpoint
-from monkey_env.apps.jax_trainer import JaxTrainConfig, make_train, per_seat_advantages
+from monkey_env.apps.jax_trainer import (
+    JaxTrainConfig,
+    expected_learner_share,
+    learner_first,
+    make_train,
+    per_seat_advantages,
+    snapshot_rows,
+    update_samples,
+)
 from monkey_env.apps.train import load_config
 from monkey_env.core.config_loading import ConfigError
 from monkey_env.monkey_palace.agents.network import compact_inputs, planes_from_compact
@@ -151,6 +159,67 @@ def test_a_tiny_config_trains_with_finite_losses_and_changing_parameters(trained
     assert all(jax.tree_util.tree_leaves(changed))          # every parameter array moved
     assert int(runner.iteration) == 2 and int(runner.snapshot_count) == 2
     assert trainer.traces == 1                             # the iteration was traced once
+
+
+# ------------------------------------------------------------------ the update's batch
+def test_the_update_batch_is_sized_from_the_leagues_share_of_learner_decisions():
+    # Every seat in self-play (0.4), one seat otherwise: 2 players 3 times in 5, 3 and 4 once each.
+    shipped = load_config("configs/train/ppo_jax.yaml")
+    assert expected_learner_share(shipped) == pytest.approx(0.4 + 0.6 * (3 / 2 + 1 / 3 + 1 / 4) / 5)
+    assert update_samples(shipped) == 2868                 # 0.70 of 128 × 32, a multiple of 4 minibatches
+    two_player = JaxTrainConfig.model_validate({**TINY, "league": {"weights": {"random": 0.4, "greedy": 0.4, "snapshot": 0.2}}})
+    assert expected_learner_share(two_player.model_copy(update={"games": two_player.games.model_copy(
+        update={"players": [2]})})) == pytest.approx(0.5)
+    every = JaxTrainConfig.model_validate({**TINY, "ppo": {**TINY["ppo"], "update_share": 1.0}})
+    assert update_samples(every) == 48                     # 8 games × 6 steps
+    # Greedy's fixed slots: the other games draw among the other kinds.
+    slots = JaxTrainConfig.model_validate({**TINY, "league": {"greedy_slots": 2, "weights": {"self": 1, "greedy": 1}}})
+    assert expected_learner_share(slots) == pytest.approx(0.75 + 0.25 * (1 / 2 + 1 / 3) / 2)
+    with pytest.raises(ValueError, match="update_share"):
+        JaxTrainConfig.model_validate({**TINY, "ppo": {**TINY["ppo"], "update_share": 1.5}})
+
+
+def test_the_update_takes_every_learner_decision_first_and_a_random_subset_when_too_many():
+    trained = jnp.asarray(np.random.default_rng(0).random(200) < 0.3)
+    n = int(trained.sum())
+    chosen = np.asarray(learner_first(jax.random.PRNGKey(0), trained, n + 10))
+    assert len(set(chosen.tolist())) == n + 10
+    assert set(chosen[:n].tolist()) == set(np.flatnonzero(trained).tolist())   # every learner decision, first
+    assert not np.asarray(trained)[chosen[n:]].any()
+    few = np.asarray(learner_first(jax.random.PRNGKey(1), trained, n // 2))
+    assert np.asarray(trained)[few].all() and len(set(few.tolist())) == n // 2
+    other = np.asarray(learner_first(jax.random.PRNGKey(2), trained, n // 2))
+    assert set(few.tolist()) != set(other.tolist())       # a random subset, not the first ones
+
+
+def test_an_iteration_counts_the_learner_decisions_it_trained_on(trained):
+    _, trainer, _, _, metrics = trained
+    assert trainer.update_samples == 34                   # 0.65 + 0.05 of 48, a multiple of 2 minibatches
+    for m in metrics:
+        assert 0 < m["learner_decisions"] <= trainer.update_samples
+        assert m["learner_decisions_left_out"] >= 0
+
+
+def test_the_snapshot_network_runs_on_the_rows_that_need_it_with_the_same_draws(trained, jg):
+    cfg, trainer, _, runner, _ = trained
+    assert snapshot_rows(cfg) == 8                         # 8 games: at most all of them
+    states = runner.states
+    masks = jg.batch_legal_mask(states)
+    inputs, _ = trainer.pg.inputs(states, masks, jnp.ones(masks.shape[0], bool))
+    rows = jnp.asarray([True, False, True, False, False, True, False, False]) & masks.any(1)
+    key = jax.random.PRNGKey(5)
+    gathered = trainer._snapshot_actions(runner.params, inputs, rows, key)    # 3 rows of at most 8
+    trainer.snapshot_rows = 2                                                  # now too few: every row
+    try:
+        every = trainer._snapshot_actions(runner.params, inputs, rows, key)
+    finally:
+        trainer.snapshot_rows = snapshot_rows(cfg)
+    need = np.asarray(rows)
+    assert need.sum() == 3
+    np.testing.assert_array_equal(np.asarray(gathered)[need], np.asarray(every)[need])
+    assert np.asarray(masks)[need, np.asarray(gathered)[need]].all()           # legal draws
+    none = trainer._snapshot_actions(runner.params, inputs, jnp.zeros_like(rows), key)
+    assert not np.asarray(none).any()
 
 
 def test_a_checkpoint_reloads_to_identical_actions(trained, jg, tmp_path):

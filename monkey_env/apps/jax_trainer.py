@@ -38,6 +38,7 @@ is the game's (its ``network`` part, monkey_env.games: ``network_config(game)``)
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal, NamedTuple
 
 import jax
@@ -95,6 +96,11 @@ class PPOConfig(BaseModel):
     scan_updates: bool = Field(False, description=(
         "run the minibatch updates in a lax.scan (a small program that compiles fast: for a GPU) instead of "
         "unrolled straight-line code (several times faster per update on a CPU)"))
+    update_share: float | None = Field(None, gt=0, le=1, description=(
+        "the share of a rollout's decisions that each update trains on: the learner's decisions, in a random "
+        "order, then (when fewer) others with weight 0; learner decisions beyond it are left out (the metric "
+        "learner_decisions_left_out). None: the league's expected share of learner decisions plus 0.05 "
+        "(expected_learner_share); 1: every decision, the opponents' with weight 0"))
     reward_scale: float = Field(0.1, gt=0, description="Banana Points to reward units")
     win_bonus: float = Field(0.5, ge=0, description="reward units for a win, zero-sum over the seats")
 
@@ -220,6 +226,50 @@ class JaxTrainConfig(BaseModel):
         return self
 
 
+def expected_learner_share(config: JaxTrainConfig) -> float:
+    """The share of a rollout's decisions the learner takes, expected from the league: every seat
+    in a self-play game, one seat in any other, over the player counts trained (each seat taking
+    about as many decisions as another)."""
+    weights = config.league.weights
+    total = sum(weights.values())
+    p_self = weights.get("self", 0.0) / total
+    slots = config.league.greedy_slots
+    if slots is not None:                     # greedy's slots, the other games drawn without greedy
+        rest = total - weights.get("greedy", 0.0)
+        p_self = (1 - slots / config.ppo.num_envs) * (weights.get("self", 0.0) / rest if rest > 0 else 1.0)
+    one_seat = sum(1 / p for p in config.games.players) / len(config.games.players)
+    return p_self + (1 - p_self) * one_seat
+
+
+def update_samples(config: JaxTrainConfig) -> int:
+    """Decisions in one update's batch (``ppo.update_share`` of the rollout's, a multiple of the minibatches)."""
+    c = config.ppo
+    rollout = c.num_envs * c.num_steps
+    share = c.update_share if c.update_share is not None else min(1.0, expected_learner_share(config) + 0.05)
+    per_minibatch = max(1, math.ceil(rollout * share / c.num_minibatches - 1e-9))
+    return min(rollout, per_minibatch * c.num_minibatches)
+
+
+def learner_first(key, trained, size: int):
+    """(size,) indices of a rollout's (flattened) decisions for one update: the learner's
+    (``trained``) in a random order, then the others'."""
+    u = jax.random.uniform(key, trained.shape)
+    return jnp.argsort(jnp.where(trained, u, u + 2.0))[:size]
+
+
+def snapshot_rows(config: JaxTrainConfig) -> int:
+    """Rows of a rollout step on which the snapshot's network runs gathered (Trainer._snapshot_actions):
+    the expected number of games where a snapshot seat is to decide, plus four standard deviations
+    and one, rounded up to a multiple of 8; a step with more runs it on every row."""
+    weights = config.league.weights
+    share = weights.get("snapshot", 0.0) / sum(weights.values())
+    if config.league.greedy_slots is not None:
+        rest = sum(weights.values()) - weights.get("greedy", 0.0)
+        share = (1 - config.league.greedy_slots / config.ppo.num_envs) * (weights.get("snapshot", 0.0) / rest if rest else 0)
+    mean = config.ppo.num_envs * share * max((p - 1) / p for p in config.games.players)
+    return min(config.ppo.num_envs, 8 * math.ceil((mean + 4 * math.sqrt(mean) + 1) / 8))
+
+
 # ============================================================== advantages
 def per_seat_advantages(rewards, values, actors, dones, gamma: float, lam: float):
     """GAE over each seat's own decisions in a rollout of interleaved turns.
@@ -333,7 +383,9 @@ class Trainer:
         # a league without greedy games does not compile greedy into the rollout (evaluate does)
         self.rollout_greedy = self.greedy_slots is not None or config.league.weights.get("greedy", 0.0) > 0
         self.samples = c.num_envs * c.num_steps
-        self.minibatch = self.samples // c.num_minibatches
+        self.update_samples = update_samples(config)
+        self.snapshot_rows = snapshot_rows(config)
+        self.minibatch = self.update_samples // c.num_minibatches
         iterations = max(1, config.total_decisions // self.samples)
         schedule = (optax.linear_schedule(c.learning_rate, 0.0, iterations * c.num_epochs * c.num_minibatches)
                     if c.anneal_lr else c.learning_rate)
@@ -398,18 +450,36 @@ class Trainer:
         action = jnp.argmax(logits, -1).astype(jnp.int32) if deterministic else sampled
         logp = jnp.take_along_axis(jax.nn.log_softmax(logits), action[:, None], 1)[:, 0]
 
-        def snapshot_actions(_):
-            snap_logits, _ = self.policy(snapshot, inputs)
-            return jax.random.categorical(k_snap, snap_logits).astype(jnp.int32)
-
-        use_snapshot = (kind == SNAPSHOT) & masks.any(1)
-        snap = jax.lax.cond(use_snapshot.any(), snapshot_actions, lambda _: jnp.zeros_like(action), None)
+        snap = self._snapshot_actions(snapshot, inputs, (kind == SNAPSHOT) & masks.any(1), k_snap)
         greedy = (self._greedy(states, masks, aux, jax.random.fold_in(k_rand, 1), needs_greedy, greedy_slots)
                   if with_greedy else jnp.zeros_like(action))
         chosen = jnp.select([kind == SELF, kind == SNAPSHOT, kind == GREEDY], [action, snap, greedy],
                             self._random(k_rand, masks))
         chosen = jnp.where(masks.any(1), chosen, 0)
         return chosen, inputs, logp, value, mine & masks.any(1)
+
+    def _snapshot_actions(self, snapshot, inputs, rows, key):
+        """The frozen copy's sampled action in ``rows`` (B,) bool (0 elsewhere). A few rows need
+        it at a time, so its network runs on those rows gathered, ``snapshot_rows`` of them, or
+        on every row when more need it (then the same as gathered; none: no network)."""
+        n, k = rows.shape[0], min(rows.shape[0], self.snapshot_rows)
+
+        def draw(logits, at):          # each row's draw keyed by its row: the same gathered or not
+            keys = jax.vmap(jax.random.fold_in, (None, 0))(key, at)
+            return jax.vmap(jax.random.categorical)(keys, logits).astype(jnp.int32)
+
+        def gathered(_):
+            idx = jnp.argsort(~rows, stable=True)[:k]          # the rows that need it first
+            logits, _ = self.policy(snapshot, jax.tree_util.tree_map(lambda x: x[idx], inputs))
+            return jnp.zeros(n, jnp.int32).at[idx].set(draw(logits, idx))
+
+        def every_row(_):
+            logits, _ = self.policy(snapshot, inputs)
+            return draw(logits, jnp.arange(n))
+
+        count = rows.sum()
+        branch = jnp.where(count == 0, 0, jnp.where(count <= k, 1, 2))
+        return jax.lax.switch(branch, [lambda _: jnp.zeros(n, jnp.int32), gathered, every_row], None)
 
     def _greedy(self, states, masks, aux, key, needs, slots):
         """Greedy's decision in every row that needs one (with ``slots``: computed on the first ``slots`` rows only)."""
@@ -501,12 +571,16 @@ class Trainer:
         traj = traj._replace(trained=traj.trained & known)
         flat = jax.tree_util.tree_map(lambda x: x.reshape((self.samples,) + x.shape[2:]), (traj, adv, target))
         grad_fn = jax.value_and_grad(self._loss, has_aux=True)
-        # The epochs and minibatches are unrolled in Python unless `scan_updates`: XLA on a CPU runs
-        # a network's gradient several times slower inside a loop's body (one update of 512
-        # decisions: 3.8 s in a scan of length 1, 0.64 s as straight-line code, measured), while
-        # on a GPU the unrolled program takes minutes to compile.
-        key, k_epochs = jax.random.split(runner.key)
-        perms = jnp.stack([jax.random.permutation(k, self.samples).reshape(c.num_minibatches, self.minibatch)
+        # The update's batch is the learner's decisions, in a random order (the opponents' would
+        # cost a gradient each and weigh 0): the first `update_samples` of them, or all of them
+        # and others (weight 0) after. The epochs and minibatches are unrolled in Python unless
+        # `scan_updates`: XLA on a CPU runs a network's gradient several times slower inside a
+        # loop's body (one update of 512 decisions: 3.8 s in a scan of length 1, 0.64 s as
+        # straight-line code, measured), while on a GPU the unrolled program takes minutes to compile.
+        key, k_batch, k_epochs = jax.random.split(runner.key, 3)
+        trained = flat[0].trained
+        chosen = learner_first(k_batch, trained, self.update_samples)
+        perms = jnp.stack([chosen[jax.random.permutation(k, self.update_samples)].reshape(c.num_minibatches, self.minibatch)
                            for k in jax.random.split(k_epochs, c.num_epochs)]).reshape(-1, self.minibatch)
 
         def update(carry, idx):
@@ -533,9 +607,11 @@ class Trainer:
             lambda s, p: jnp.where(take, s.at[slot].set(p), s), runner.snapshots, params)
         runner = runner._replace(params=params, opt_state=opt_state, key=key, iteration=iteration,
                                  snapshots=snapshots, snapshot_count=runner.snapshot_count + take)
+        in_batch = trained[chosen].sum()
         trained = traj.trained.astype(jnp.float32)
         metrics = {k: v.mean() for k, v in info.items()}
-        metrics.update(learner_decisions=trained.sum(), decisions=(traj.inputs.mask.any(-1)).sum(),
+        metrics.update(learner_decisions=in_batch.astype(jnp.float32), learner_decisions_left_out=trained.sum() - in_batch,
+                       decisions=(traj.inputs.mask.any(-1)).sum(),
                        games_ended=traj.done.sum(), mean_value=(traj.value * trained).sum() / jnp.maximum(trained.sum(), 1),
                        mean_reward=traj.reward.sum() / jnp.maximum(traj.done.sum(), 1))
         return runner, metrics
