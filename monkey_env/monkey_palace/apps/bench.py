@@ -27,7 +27,10 @@ def add_flags(bench) -> None:
     bench.add_argument("--train", action="store_true",
                        help="learner decisions per second of the JAX and SB3 trainers (shipped configs, same games)")
     bench.add_argument("--train-iterations", type=int, default=10,
-                       help="--train: iterations (SB3: updates) timed per repeat, after compilation")
+                       help="--train: the JAX trainer's iterations timed per repeat, after compilation")
+    bench.add_argument("--train-sb3-updates", type=int, default=None,
+                       help="--train: the SB3 trainer's updates timed per repeat, after the first (default: "
+                            "--train-iterations; an update is 4,096 learner decisions, a JAX iteration about 1,000)")
     bench.add_argument("--train-repeats", type=int, default=3, help="--train: repeats of the three timings (median reported)")
     bench.add_argument("--train-complete", action="store_true",
                        help="the JAX trainer on each build action, its shipped configs on the same games "
@@ -298,7 +301,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.train:
         from monkey_env.monkey_palace.apps.bench_train import run_train_bench
 
-        report = run_train_bench(args.train_iterations, args.train_repeats,
+        report = run_train_bench(args.train_iterations, args.train_repeats, sb3_updates=args.train_sb3_updates,
                                  log=lambda line: print(line, file=sys.stderr, flush=True))
         if args.json:
             print(json.dumps(with_provenance(report, started)))

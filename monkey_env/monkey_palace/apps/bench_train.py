@@ -14,9 +14,9 @@ the update:
   ``step_wait`` inside the collection; forward = collection − environment.
 
 The JAX trainer is also run with a network of the SB3 policy's size (parameters counted).
-The three are timed ``repeats`` times, each over ``iterations`` iterations (SB3: updates) after
-its compilation or first rollout, with the load average before and after each repeat; the
-report gives every repeat, and the ratios' median, minimum and maximum (a single short run on a
+The three are timed ``repeats`` times, each over ``iterations`` iterations (SB3: ``sb3_updates``
+updates of 4,096 learner decisions) after its compilation or first rollout, with the load average
+before and after each repeat; the report gives every repeat, and the ratios' median, minimum and maximum (a single short run on a
 loaded machine was off tenfold once: a figure is a median of repeats on a quiet machine).
 
 ``bench --train-complete`` (``run_build_action_bench``) times the JAX trainer on each build
@@ -66,12 +66,13 @@ def bench_jax_trainer(cfg, iterations: int = 3) -> dict:
         return time.perf_counter() - t, out
 
     whole = roll = env = 0.0
-    decisions = learner = games = 0
+    decisions = learner = left_out = games = 0
     for i in range(iterations):
         fresh = trainer.new_games(jax.random.PRNGKey(2 + i))
         dt, (runner, m) = timed(trainer.iteration, runner, fresh)
         whole += dt
         learner += int(m["learner_decisions"])
+        left_out += int(m["learner_decisions_left_out"])
         decisions += int(m["decisions"])
         games += int(m["games_ended"])
         roll += timed(rollout, runner, fresh)[0]
@@ -81,6 +82,7 @@ def bench_jax_trainer(cfg, iterations: int = 3) -> dict:
     return {"train_decisions_per_second": learner / whole, "all_decisions_per_second": decisions / whole,
             "games_per_second": games / whole,
             "compile_seconds": compile_s, "iterations": iterations, "learner_decisions": learner,
+            "learner_decisions_left_out": left_out, "update_samples": trainer.update_samples,
             "parameters": _count(runner.params), "num_envs": cfg.ppo.num_envs, "num_steps": cfg.ppo.num_steps,
             "share": {"environment": env / whole, "forward": forward / whole, "update": update / whole},
             "seconds": {"iteration": whole / iterations, "rollout": roll / iterations, "environment": env / iterations}}
@@ -130,21 +132,23 @@ def bench_sb3_trainer(cfg, updates: int = 2) -> dict:
     model.learn(total_timesteps=per_update * updates, reset_num_timesteps=False)
     whole = time.perf_counter() - t0
     env, forward = clock["env"], max(clock["collect"] - clock["env"], 0.0)
-    return {"train_decisions_per_second": per_update * updates / whole, "first_update_seconds": first,
+    return {"train_decisions_per_second": per_update * updates / whole, "first_update_seconds": first, "updates": updates,
             "learner_decisions": per_update * updates, "parameters": int(sum(p.numel() for p in model.policy.parameters())),
             "num_envs": cfg.num_envs, "n_steps": cfg.ppo.n_steps,
             "share": {"environment": env / whole, "forward": forward / whole, "update": clock["train"] / whole}}
 
 
-def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: None) -> dict:
+def run_train_bench(iterations: int = 10, repeats: int = 3, log=lambda line: None, sb3_updates: int | None = None) -> dict:
     """Both trainers with their shipped configs on the same games and opponents, ``repeats`` times
-    over ``iterations`` iterations each (module docstring); ``log`` hears each repeat's figures."""
+    over ``iterations`` iterations of the JAX trainer and ``sb3_updates`` updates of SB3's (default:
+    ``iterations``) each (module docstring); ``log`` hears each repeat's figures."""
     from monkey_env.core.provenance import load_average
 
     runs = []
     for r in range(repeats):
         before = load_average()
-        row = train_bench_once(iterations, iterations, log=lambda line, r=r: log(f"repeat {r + 1}/{repeats}, {line}"))
+        row = train_bench_once(iterations, sb3_updates or iterations,
+                               log=lambda line, r=r: log(f"repeat {r + 1}/{repeats}, {line}"))
         row["load_average_before"], row["load_average_after"] = before, load_average()
         runs.append(row)
         log(f"repeat {r + 1}/{repeats}: JAX {row['train_decisions_per_second_jax']:.0f}/s, "
