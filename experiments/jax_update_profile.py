@@ -4,7 +4,8 @@ One rollout of a training config gives ``--batch`` real decisions; the gradient 
 loss on them is compiled, then run ``--steps`` times under ``jax.profiler`` (a Perfetto trace).
 Every XLA operation's time is credited to the network layer named in its ``op_name`` metadata
 (flax's module names), forward or backward (a ``transpose(jvp(...))`` in the name: the gradient),
-and summed; operations outside any layer (the inputs' planes, the loss) are "(outside layers)".
+and summed; an operation outside every layer (the inputs' planes, reshapes between layers, the
+activations, the loss) is named by its primitive in brackets: "(relu)", "(transpose)", "(concatenate)".
 Prints a table, and with ``--out`` writes the figures with their provenance (commit, load).
 
     python -m experiments.jax_update_profile [--config configs/train/ppo_jax.yaml] [--batch 512]
@@ -44,8 +45,15 @@ def layer_of(op_name: str) -> tuple[str, str]:
             direction = "backward" if part.startswith("transpose(") else "forward"
             inner = parts[i + 1:-1]            # the last part is the primitive
             layer = next((p for p in inner if "(" not in p), None)
-            return layer or "(outside layers)", direction
-    return "(outside layers)", "backward" if "transpose(" in op_name else "forward"
+            return layer or _outside(parts), direction
+    return _outside(parts), "backward" if "transpose(" in op_name else "forward"
+
+
+def _outside(parts: list[str]) -> str:
+    """An operation outside the layers, named by what it does: "(relu)", "(transpose)", ..."""
+    if "jit(relu)" in parts:
+        return "(relu)"
+    return f"({parts[-1]})"
 
 
 def op_layers(hlo_text: str) -> dict[str, tuple[str, str]]:

@@ -325,8 +325,9 @@ def test_the_update_profile_credits_each_operation_to_its_layer_and_direction():
     from experiments.jax_update_profile import layer_of, op_layers
     assert layer_of("jit(loss)/transpose(jvp(PalaceNet))/stud_hidden/dot_general") == ("stud_hidden", "backward")
     assert layer_of("jit(loss)/jvp(PalaceNet)/token_conv0/conv_general_dilated") == ("token_conv0", "forward")
-    assert layer_of("jit(loss)/jvp(PalaceNet)/jit(relu)/max") == ("(outside layers)", "forward")
-    assert layer_of("jit(loss)/jvp(PalaceNet)/vmap()/concatenate") == ("(outside layers)", "forward")
+    assert layer_of("jit(loss)/jvp(PalaceNet)/jit(relu)/max") == ("(relu)", "forward")
+    assert layer_of("jit(loss)/transpose(jvp(PalaceNet))/transpose") == ("(transpose)", "backward")
+    assert layer_of("jit(loss)/jvp(PalaceNet)/vmap()/concatenate") == ("(concatenate)", "forward")
     hlo = ('  %dot.22 = f32[32,16]{1,0} dot(%a, %b), metadata={op_name="jit(loss)/transpose(jvp(CityNet))/trunk/dot_general"}\n'
            '  %add.1 = f32[8]{0} add(%c, %d), metadata={op_name="jit(loss)/add"}\n')
-    assert op_layers(hlo) == {"dot.22": ("trunk", "backward"), "add.1": ("(outside layers)", "forward")}
+    assert op_layers(hlo) == {"dot.22": ("trunk", "backward"), "add.1": ("(add)", "forward")}
