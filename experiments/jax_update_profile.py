@@ -90,9 +90,9 @@ def main() -> None:
     cfg = load_config(args.config)
     trainer = make_train(cfg)
     runner = trainer.init(jax.random.PRNGKey(cfg.seed))
-    rollouts, batch = [], 0
+    rollout, rollouts, batch = jax.jit(trainer._rollout), [], 0
     while batch < args.batch:                 # rollouts until there are enough decisions
-        runner, traj = jax.jit(trainer._rollout)(runner, trainer.new_games(jax.random.PRNGKey(len(rollouts))))
+        runner, traj = rollout(runner, trainer.new_games(jax.random.PRNGKey(len(rollouts))))
         n = traj.trained.size
         rollouts.append(jax.tree_util.tree_map(lambda x, n=n: x.reshape((n,) + x.shape[2:]), traj))
         batch += n

@@ -578,8 +578,8 @@ class Trainer:
         # loop's body (one update of 512 decisions: 3.8 s in a scan of length 1, 0.64 s as
         # straight-line code, measured), while on a GPU the unrolled program takes minutes to compile.
         key, k_batch, k_epochs = jax.random.split(runner.key, 3)
-        trained = flat[0].trained
-        chosen = learner_first(k_batch, trained, self.update_samples)
+        is_learner = flat[0].trained
+        chosen = learner_first(k_batch, is_learner, self.update_samples)
         perms = jnp.stack([chosen[jax.random.permutation(k, self.update_samples)].reshape(c.num_minibatches, self.minibatch)
                            for k in jax.random.split(k_epochs, c.num_epochs)]).reshape(-1, self.minibatch)
 
@@ -607,7 +607,7 @@ class Trainer:
             lambda s, p: jnp.where(take, s.at[slot].set(p), s), runner.snapshots, params)
         runner = runner._replace(params=params, opt_state=opt_state, key=key, iteration=iteration,
                                  snapshots=snapshots, snapshot_count=runner.snapshot_count + take)
-        in_batch = trained[chosen].sum()
+        in_batch = is_learner[chosen].sum()
         trained = traj.trained.astype(jnp.float32)
         metrics = {k: v.mean() for k, v in info.items()}
         metrics.update(learner_decisions=in_batch.astype(jnp.float32), learner_decisions_left_out=trained.sum() - in_batch,

@@ -16,8 +16,9 @@ the update:
 The JAX trainer is also run with a network of the SB3 policy's size (parameters counted).
 The three are timed ``repeats`` times, each over ``iterations`` iterations (SB3: ``sb3_updates``
 updates of 4,096 learner decisions) after its compilation or first rollout, with the load average
-before and after each repeat; the report gives every repeat, and the ratios' median, minimum and maximum (a single short run on a
-loaded machine was off tenfold once: a figure is a median of repeats on a quiet machine).
+before and after each repeat; the report gives every repeat, and the ratios' median, minimum and
+maximum (a single short run on a loaded machine was off tenfold once: a figure is a median of
+repeats on a quiet machine).
 
 ``bench --train-complete`` (``run_build_action_bench``) times the JAX trainer on each build
 action, its shipped config (``ppo_jax.yaml``, ``ppo_jax_complete.yaml``: every staircase, arch by
