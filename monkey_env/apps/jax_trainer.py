@@ -226,17 +226,32 @@ class JaxTrainConfig(BaseModel):
         return self
 
 
+def opponent_draw_weights(config: JaxTrainConfig) -> dict[str, float]:
+    """The weight with which a new game draws each opponent kind: the league's, but without greedy
+    when greedy has fixed slots (``league.greedy_slots``), and self-play when nothing else is left."""
+    weights = {kind: config.league.weights.get(kind, 0.0) for kind in OPPONENT_KINDS}
+    if config.league.greedy_slots is not None:     # the other slots draw among the other kinds
+        weights["greedy"] = 0.0
+        if sum(weights.values()) <= 0:
+            weights["self"] = 1.0
+    return weights
+
+
+def opponent_shares(config: JaxTrainConfig) -> dict[str, float]:
+    """Each opponent kind's expected share of a batch's games: greedy's fixed slots, the rest drawn."""
+    weights = opponent_draw_weights(config)
+    total = sum(weights.values())
+    fixed = (config.league.greedy_slots or 0) / config.ppo.num_envs
+    shares = {kind: (1 - fixed) * w / total for kind, w in weights.items()}
+    shares["greedy"] += fixed
+    return shares
+
+
 def expected_learner_share(config: JaxTrainConfig) -> float:
     """The share of a rollout's decisions the learner takes, expected from the league: every seat
     in a self-play game, one seat in any other, over the player counts trained (each seat taking
     about as many decisions as another)."""
-    weights = config.league.weights
-    total = sum(weights.values())
-    p_self = weights.get("self", 0.0) / total
-    slots = config.league.greedy_slots
-    if slots is not None:                     # greedy's slots, the other games drawn without greedy
-        rest = total - weights.get("greedy", 0.0)
-        p_self = (1 - slots / config.ppo.num_envs) * (weights.get("self", 0.0) / rest if rest > 0 else 1.0)
+    p_self = opponent_shares(config)["self"]
     one_seat = sum(1 / p for p in config.games.players) / len(config.games.players)
     return p_self + (1 - p_self) * one_seat
 
@@ -261,11 +276,7 @@ def snapshot_rows(config: JaxTrainConfig) -> int:
     """Rows of a rollout step on which the snapshot's network runs gathered (Trainer._snapshot_actions):
     the expected number of games where a snapshot seat is to decide, plus four standard deviations
     and one, rounded up to a multiple of 8; a step with more runs it on every row."""
-    weights = config.league.weights
-    share = weights.get("snapshot", 0.0) / sum(weights.values())
-    if config.league.greedy_slots is not None:
-        rest = sum(weights.values()) - weights.get("greedy", 0.0)
-        share = (1 - config.league.greedy_slots / config.ppo.num_envs) * (weights.get("snapshot", 0.0) / rest if rest else 0)
+    share = opponent_shares(config)["snapshot"]
     mean = config.ppo.num_envs * share * max((p - 1) / p for p in config.games.players)
     return min(config.ppo.num_envs, 8 * math.ceil((mean + 4 * math.sqrt(mean) + 1) / 8))
 
@@ -374,11 +385,8 @@ class Trainer:
         if not self.pg.has_greedy() and (self.greedy_slots is not None or config.league.weights.get("greedy", 0.0) > 0):
             raise ValueError("league: this engine has no batched greedy: set league.weights.greedy to 0 and no "
                              "greedy_slots")
-        weights = jnp.asarray([config.league.weights.get(k, 0.0) for k in OPPONENT_KINDS], jnp.float32)
-        if self.greedy_slots is not None:        # the other slots draw among the other kinds
-            weights = weights.at[GREEDY].set(0.0)
-            if float(weights.sum()) <= 0:
-                weights = weights.at[SELF].set(1.0)
+        draw = opponent_draw_weights(config)
+        weights = jnp.asarray([draw[k] for k in OPPONENT_KINDS], jnp.float32)
         self.opponent_logits = jnp.log(weights / weights.sum())
         # a league without greedy games does not compile greedy into the rollout (evaluate does)
         self.rollout_greedy = self.greedy_slots is not None or config.league.weights.get("greedy", 0.0) > 0
