@@ -64,8 +64,8 @@ the paranoid tree's leaves past the end of the turn are noise; with the policy's
 leaf is the searching seat's own. The policy's replies won the 4-player tournament, the tree
 tied (docs/AGENTS.md).
 
-**Prior and value, pluggable.** ``prior_value(states) -> (logits (B, 2438) float32, value (B,)
-float32)``, jittable: the value is the predicted future zero-sum Banana Points of the seat to
+**Prior and value, pluggable.** ``prior_value(states) -> (logits (B, A) float32, value (B,)
+float32)``, jittable: the value is the predicted future zero-sum score of the seat to
 move (its points from now to the end minus the mean of the other seats', plus the win bonus in
 the same units). Where a seat other than the searching one moves, its value v is turned into
 the node's -u as v * (players - 1) (the seats' utilities sum to zero; with 2 players that is v

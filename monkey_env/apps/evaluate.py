@@ -4,9 +4,9 @@
 
 Seats rotate: with k agents for n seats, game g gives seat s to agent (s + g) mod k, so in
 2-player games each agent plays first in half of them; the same seeds (deals) are used for
-every rotation. The winner is the rulebook's (monkey_env.core.outcome): the most Banana Points,
-a tie going to the Monkey trophy's holder; a win still shared by k seats gives each 1/k of a
-win. The win rate's 95% interval is Wilson's; Banana Points have a t interval (both from
+every rotation. The winner is the game's rulebook's (monkey_env.core.outcome): the highest score,
+a tie broken by the game's own rule; a win still shared by k seats gives each 1/k of a
+win. The win rate's 95% interval is Wilson's; the scores have a t interval (both from
 monkey_env.apps.balance.stats). The games are played by results_table.play_games: in JAX
 batches when every agent has ``act_batch``, otherwise on the reference engine.
 """
@@ -123,7 +123,7 @@ def _report(parts, names, players, map, games, seed, agents, batched, game, game
 
 def format_table(report: dict) -> str:
     where = f"map {report['map']}" if report.get("map", "-") != "-" else game_spec(report["game"]).title
-    score = "mean " + report.get("score_name", "Banana Points")
+    score = "mean " + report.get("score_name", "score")
     lines = [f"{report['games']} games, {report['players']} players, {where}, seats rotated "
              f"({report['engine']} engine)",
              f"{'agent':<16} {'win rate':>9} {'95% CI':>17} {score:>20}"]
@@ -171,7 +171,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def register(sub) -> None:
     from monkey_env.apps.cli import add_game_options
 
-    p = sub.add_parser("evaluate", help="win rates (95%% CI) and mean Banana Points of agents, seats rotated")
+    p = sub.add_parser("evaluate", help="win rates (95%% CI) and mean scores of agents, seats rotated")
     p.add_argument("--agents", required=True, help="comma-separated agent names or package.module:Class")
     p.add_argument("--games", type=int, default=200)
     p.add_argument("--batch", type=int, default=256, help="games per JAX batch")

@@ -101,7 +101,7 @@ class PPOConfig(BaseModel):
         "order, then (when fewer) others with weight 0; learner decisions beyond it are left out (the metric "
         "learner_decisions_left_out). None: the league's expected share of learner decisions plus 0.05 "
         "(expected_learner_share); 1: every decision, the opponents' with weight 0"))
-    reward_scale: float = Field(0.1, gt=0, description="Banana Points to reward units")
+    reward_scale: float = Field(0.1, gt=0, description="the game's score to reward units")
     win_bonus: float = Field(0.5, ge=0, description="reward units for a win, zero-sum over the seats")
 
 

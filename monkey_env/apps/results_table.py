@@ -73,7 +73,7 @@ class GameResults:
     options_hash: np.ndarray    # (G,) str: options (without the seed) and game data, see options_hash()
     engine: np.ndarray          # (G,) str: "jax" or "reference" (their deals differ for a seed)
     agents: np.ndarray          # (G, P) str: the agent of each seat
-    scores: np.ndarray          # (G, P) final Banana Points
+    scores: np.ndarray          # (G, P) final scores (the game's score_name)
     places: np.ndarray          # (G, P) rulebook place, 1 = winner (monkey_env.core.outcome)
     win_shares: np.ndarray      # (G, P) 1 for a sole winner, 1/k for each of k tied winners, else 0
     rounds: np.ndarray          # (G,)
